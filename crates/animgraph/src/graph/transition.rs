@@ -1,0 +1,90 @@
+//! A transition: a rule for leaving one state for another, with a crossfade.
+
+use super::GraphCondition;
+
+/// Which side's transitions may cut into a running transition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TransitionInterrupt {
+    /// Nothing may interrupt (not even `*` transitions).
+    #[default]
+    None,
+    /// The source state's transitions and `*` ones.
+    Source,
+    /// The target state's transitions and `*` ones.
+    Target,
+    /// Both sides' and `*`, as one list by priority then list order.
+    Both,
+}
+
+impl TransitionInterrupt {
+    /// Every mode, in file order.
+    pub const ALL: [TransitionInterrupt; 4] = [
+        TransitionInterrupt::None,
+        TransitionInterrupt::Source,
+        TransitionInterrupt::Target,
+        TransitionInterrupt::Both,
+    ];
+
+    /// The name used in `.mres` files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransitionInterrupt::None => "None",
+            TransitionInterrupt::Source => "Source",
+            TransitionInterrupt::Target => "Target",
+            TransitionInterrupt::Both => "Both",
+        }
+    }
+}
+
+/// `From` value meaning "any state of this machine".
+pub const ANY_STATE: &str = "*";
+/// `To` value meaning "leave this sub-machine through the parent's transitions".
+pub const EXIT_STATE: &str = "<exit>";
+
+/// A rule for moving from one state to another.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphTransition {
+    /// Source state name, or `"*"` for any state (never into itself).
+    pub from: String,
+    /// Target state name, or `"<exit>"` inside a sub-machine.
+    pub to: String,
+    /// All must hold (AND); several transitions between the same states act as OR.
+    pub conditions: Vec<GraphCondition>,
+    /// Crossfade seconds; `-1` takes the graph's `Mixes` entry or `DefaultMix`; `0` is instant.
+    pub duration: f32,
+    /// Normalised source time after which the transition may start (cumulative: `2.0` = after
+    /// the second loop); `-1` means any time.
+    pub exit_time: f32,
+    /// Normalised time at which the target starts.
+    pub offset: f32,
+    /// Which side's transitions may cut in while this one runs.
+    pub interrupt: TransitionInterrupt,
+    /// Higher is checked first; ties keep list order.
+    pub priority: i32,
+}
+
+impl Default for GraphTransition {
+    fn default() -> Self {
+        GraphTransition {
+            from: String::new(),
+            to: String::new(),
+            conditions: Vec::new(),
+            duration: -1.0,
+            exit_time: -1.0,
+            offset: 0.0,
+            interrupt: TransitionInterrupt::None,
+            priority: 0,
+        }
+    }
+}
+
+impl GraphTransition {
+    /// A short human summary of the conditions and exit time: `speed > 2, exit 0.9`.
+    pub fn summary(&self) -> String {
+        let mut parts: Vec<String> = self.conditions.iter().map(|c| c.summary()).collect();
+        if self.exit_time >= 0.0 {
+            parts.push(format!("exit {}", self.exit_time));
+        }
+        parts.join(", ")
+    }
+}
