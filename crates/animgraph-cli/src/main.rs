@@ -1,1 +1,29 @@
-fn main() {}
+//! `animgraph`: the command line for animation graphs.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod validate;
+
+/// Animation graphs for games: check and run `.mres` graphs from the command line.
+#[derive(Parser)]
+#[command(name = "animgraph", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check .mres graph files: a summary line per valid file; every error and warning of an
+    /// invalid one. Exits with status 1 if any file is invalid.
+    Validate(validate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Validate(args) => validate::run(&args),
+    }
+}

@@ -11,9 +11,6 @@ pub struct BoneMask {
 
 impl Default for BoneMask {
     fn default() -> Self {
-        BoneMask {
-            bones: Vec::new(),
-            include_children: true,
-        }
+        BoneMask { bones: Vec::new(), include_children: true }
     }
 }

@@ -61,12 +61,7 @@ pub struct LayerInfo {
 
 impl Default for LayerInfo {
     fn default() -> Self {
-        LayerInfo {
-            blend: ClipBlend::Replace,
-            weight: 1.0,
-            mask: None,
-            event_threshold: 0.5,
-        }
+        LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 }
     }
 }
 
@@ -169,14 +164,7 @@ mod tests {
     use super::*;
 
     fn sample(clip: u32) -> ClipSample {
-        ClipSample {
-            clip: ClipId(clip),
-            time: 0.0,
-            prev_time: 0.0,
-            weight: 1.0,
-            layer: 0,
-            looped: false,
-        }
+        ClipSample { clip: ClipId(clip), time: 0.0, prev_time: 0.0, weight: 1.0, layer: 0, looped: false }
     }
 
     #[test]

@@ -35,3 +35,48 @@ impl AnimationGraph {
         self.parameters.iter().find(|p| p.name == name)
     }
 }
+
+/// Counts of what a graph holds, nested machines included (for summaries and editors).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GraphStats {
+    /// Parameters.
+    pub parameters: usize,
+    /// Layers.
+    pub layers: usize,
+    /// States in every machine, nested ones included.
+    pub states: usize,
+    /// Transitions in every machine.
+    pub transitions: usize,
+    /// 1D and 2D blend-space states.
+    pub blend_spaces: usize,
+    /// Sub-machine states.
+    pub sub_machines: usize,
+}
+
+impl AnimationGraph {
+    /// Counts states, transitions, blend spaces and sub-machines across every layer.
+    pub fn stats(&self) -> GraphStats {
+        fn walk(machine: &super::GraphMachine, stats: &mut GraphStats) {
+            stats.states += machine.states.len();
+            stats.transitions += machine.transitions.len();
+            for state in &machine.states {
+                match &state.kind {
+                    super::StateKind::BlendSpace1D(_) | super::StateKind::BlendSpace2D(_) => {
+                        stats.blend_spaces += 1
+                    }
+                    super::StateKind::SubMachine(inner) => {
+                        stats.sub_machines += 1;
+                        walk(inner, stats);
+                    }
+                    super::StateKind::Clip(_) => {}
+                }
+            }
+        }
+        let mut stats =
+            GraphStats { parameters: self.parameters.len(), layers: self.layers.len(), ..Default::default() };
+        for layer in &self.layers {
+            walk(&layer.machine, &mut stats);
+        }
+        stats
+    }
+}

@@ -12,7 +12,7 @@ mod transition;
 mod validate;
 
 pub use condition::{ConditionOp, GraphCondition};
-pub use graph::AnimationGraph;
+pub use graph::{AnimationGraph, GraphStats};
 pub use layer::GraphLayer;
 pub use machine::GraphMachine;
 pub use mix::GraphMixOverride;

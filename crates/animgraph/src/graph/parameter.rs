@@ -16,12 +16,8 @@ pub enum ParameterType {
 
 impl ParameterType {
     /// Every type, in file order.
-    pub const ALL: [ParameterType; 4] = [
-        ParameterType::Bool,
-        ParameterType::Int,
-        ParameterType::Float,
-        ParameterType::Trigger,
-    ];
+    pub const ALL: [ParameterType; 4] =
+        [ParameterType::Bool, ParameterType::Int, ParameterType::Float, ParameterType::Trigger];
 
     /// The name used in `.mres` files.
     pub fn as_str(self) -> &'static str {

@@ -66,10 +66,7 @@ pub struct ClipState {
 
 impl Default for ClipState {
     fn default() -> Self {
-        ClipState {
-            clip: String::new(),
-            looping: true,
-        }
+        ClipState { clip: String::new(), looping: true }
     }
 }
 
@@ -88,12 +85,7 @@ pub struct BlendSpace1D {
 
 impl Default for BlendSpace1D {
     fn default() -> Self {
-        BlendSpace1D {
-            parameter: String::new(),
-            clips: Vec::new(),
-            positions: Vec::new(),
-            sync_time: true,
-        }
+        BlendSpace1D { parameter: String::new(), clips: Vec::new(), positions: Vec::new(), sync_time: true }
     }
 }
 

@@ -5,9 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::{
-    ANY_STATE, AnimationGraph, EXIT_STATE, GraphMachine, GraphState, ParameterType, StateKind,
-};
+use super::{ANY_STATE, AnimationGraph, EXIT_STATE, GraphMachine, GraphState, ParameterType, StateKind};
 use crate::core::ClipBlend;
 
 /// Deepest sub-machine nesting accepted (a machine inside a state inside a machine counts one).
@@ -32,14 +30,14 @@ pub struct GraphIssue {
     pub path: String,
     /// What is wrong and how to fix it.
     pub message: String,
+    /// The parameter whose declared type this finding depends on (an operator or use that does
+    /// not fit it), so a loader can drop it when that type itself was unreadable.
+    pub parameter: Option<String>,
 }
 
 /// Checks every rule of a graph and returns all findings (errors and warnings), in model order.
 pub fn validate(graph: &AnimationGraph) -> Vec<GraphIssue> {
-    let mut v = Validator {
-        graph,
-        issues: Vec::new(),
-    };
+    let mut v = Validator { graph, issues: Vec::new() };
     v.graph();
     v.issues
 }
@@ -55,36 +53,29 @@ struct Validator<'a> {
 }
 
 fn join(path: &str, property: &str) -> String {
-    if path.is_empty() {
-        property.to_string()
-    } else {
-        format!("{path}.{property}")
-    }
+    if path.is_empty() { property.to_string() } else { format!("{path}.{property}") }
 }
 
 fn quoted_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
     let all: Vec<String> = names.map(|n| format!("\"{n}\"")).collect();
-    if all.is_empty() {
-        "none".to_string()
-    } else {
-        all.join(", ")
-    }
+    if all.is_empty() { "none".to_string() } else { all.join(", ") }
 }
 
 impl<'a> Validator<'a> {
     fn error(&mut self, path: String, message: String) {
+        self.issues.push(GraphIssue { severity: Severity::Error, path, message, parameter: None });
+    }
+
+    fn warning(&mut self, path: String, message: String) {
+        self.issues.push(GraphIssue { severity: Severity::Warning, path, message, parameter: None });
+    }
+
+    fn type_error(&mut self, path: String, message: String, parameter: &str) {
         self.issues.push(GraphIssue {
             severity: Severity::Error,
             path,
             message,
-        });
-    }
-
-    fn warning(&mut self, path: String, message: String) {
-        self.issues.push(GraphIssue {
-            severity: Severity::Warning,
-            path,
-            message,
+            parameter: Some(parameter.to_string()),
         });
     }
 
@@ -92,10 +83,7 @@ impl<'a> Validator<'a> {
         if value.is_finite() {
             true
         } else {
-            self.error(
-                join(path, property),
-                format!("{value} is not a finite number; use a real value"),
-            );
+            self.error(join(path, property), format!("{value} is not a finite number; use a real value"));
             false
         }
     }
@@ -123,12 +111,10 @@ impl<'a> Validator<'a> {
                     format!("no parameter \"{name}\"; add it to Parameters or use one of {list}"),
                 )
             }
-            Some(p) if !p.kind.is_numeric() => self.error(
+            Some(p) if !p.kind.is_numeric() => self.type_error(
                 format!("{path}.{property}"),
-                format!(
-                    "parameter \"{name}\" is a {}; it must be an Int or Float",
-                    p.kind.as_str()
-                ),
+                format!("parameter \"{name}\" is a {}; it must be an Int or Float", p.kind.as_str()),
+                name,
             ),
             Some(_) => {}
         }
@@ -139,10 +125,7 @@ impl<'a> Validator<'a> {
         if self.finite("", "DefaultMix", graph.default_mix) && graph.default_mix < 0.0 {
             self.error(
                 "DefaultMix".into(),
-                format!(
-                    "is {}; a crossfade duration must be 0 or more seconds",
-                    graph.default_mix
-                ),
+                format!("is {}; a crossfade duration must be 0 or more seconds", graph.default_mix),
             );
         }
 
@@ -150,31 +133,20 @@ impl<'a> Validator<'a> {
         for (i, p) in graph.parameters.iter().enumerate() {
             let path = format!("Parameters[{i}]");
             if p.name.is_empty() {
-                self.error(
-                    format!("{path}.Name"),
-                    "is empty; give the parameter a name".into(),
-                );
+                self.error(format!("{path}.Name"), "is empty; give the parameter a name".into());
             } else if !names.insert(p.name.as_str()) {
                 self.error(
                     format!("{path}.Name"),
-                    format!(
-                        "duplicate parameter name \"{}\"; parameter names must be unique",
-                        p.name
-                    ),
+                    format!("duplicate parameter name \"{}\"; parameter names must be unique", p.name),
                 );
             }
             if self.finite(&path, "Default", p.default) {
                 match p.kind {
                     ParameterType::Int if p.default.fract() != 0.0 => self.error(
                         format!("{path}.Default"),
-                        format!(
-                            "{} is not a whole number; an Int parameter needs one",
-                            p.default
-                        ),
+                        format!("{} is not a whole number; an Int parameter needs one", p.default),
                     ),
-                    ParameterType::Bool | ParameterType::Trigger
-                        if p.default != 0.0 && p.default != 1.0 =>
-                    {
+                    ParameterType::Bool | ParameterType::Trigger if p.default != 0.0 && p.default != 1.0 => {
                         self.error(
                             format!("{path}.Default"),
                             format!(
@@ -202,24 +174,15 @@ impl<'a> Validator<'a> {
         for (i, m) in graph.mixes.iter().enumerate() {
             let path = format!("Mixes[{i}]");
             if m.from.is_empty() {
-                self.error(
-                    format!("{path}.From"),
-                    "is empty; name a clip or state, or \"*\" for any".into(),
-                );
+                self.error(format!("{path}.From"), "is empty; name a clip or state, or \"*\" for any".into());
             }
             if m.to.is_empty() {
-                self.error(
-                    format!("{path}.To"),
-                    "is empty; name a clip or state, or \"*\" for any".into(),
-                );
+                self.error(format!("{path}.To"), "is empty; name a clip or state, or \"*\" for any".into());
             }
             if self.finite(&path, "Duration", m.duration) && m.duration < 0.0 {
                 self.error(
                     format!("{path}.Duration"),
-                    format!(
-                        "is {}; a crossfade duration must be 0 or more seconds",
-                        m.duration
-                    ),
+                    format!("is {}; a crossfade duration must be 0 or more seconds", m.duration),
                 );
             }
         }
@@ -234,17 +197,11 @@ impl<'a> Validator<'a> {
         for (i, layer) in graph.layers.iter().enumerate() {
             let path = format!("Layers[{i}]");
             if layer.name.is_empty() {
-                self.error(
-                    format!("{path}.Name"),
-                    "is empty; give the layer a name".into(),
-                );
+                self.error(format!("{path}.Name"), "is empty; give the layer a name".into());
             } else if !layer_names.insert(layer.name.as_str()) {
                 self.error(
                     format!("{path}.Name"),
-                    format!(
-                        "duplicate layer name \"{}\"; layer names must be unique",
-                        layer.name
-                    ),
+                    format!("duplicate layer name \"{}\"; layer names must be unique", layer.name),
                 );
             }
             if self.finite(&path, "Weight", layer.weight) && !(0.0..=1.0).contains(&layer.weight) {
@@ -269,10 +226,7 @@ impl<'a> Validator<'a> {
                 }
                 for (b, bone) in mask.bones.iter().enumerate() {
                     if bone.is_empty() {
-                        self.error(
-                            format!("{path}.Mask.Bones[{b}]"),
-                            "is empty; name a bone".into(),
-                        );
+                        self.error(format!("{path}.Mask.Bones[{b}]"), "is empty; name a bone".into());
                     }
                 }
             }
@@ -284,30 +238,19 @@ impl<'a> Validator<'a> {
         if depth > MAX_MACHINE_DEPTH {
             self.error(
                 path.to_string(),
-                format!(
-                    "sub-machines are nested more than {MAX_MACHINE_DEPTH} deep; flatten the graph"
-                ),
+                format!("sub-machines are nested more than {MAX_MACHINE_DEPTH} deep; flatten the graph"),
             );
             return;
         }
         if machine.states.is_empty() {
-            self.error(
-                format!("{path}.States"),
-                "the machine has no states; add at least one".into(),
-            );
+            self.error(format!("{path}.States"), "the machine has no states; add at least one".into());
         }
         let mut names = HashSet::new();
         for (i, state) in machine.states.iter().enumerate() {
             let state_path = format!("{path}.States[{i}]");
             if state.name.is_empty() {
-                self.error(
-                    format!("{state_path}.Name"),
-                    "is empty; give the state a name".into(),
-                );
-            } else if state.name == ANY_STATE
-                || state.name == EXIT_STATE
-                || state.name.contains('/')
-            {
+                self.error(format!("{state_path}.Name"), "is empty; give the state a name".into());
+            } else if state.name == ANY_STATE || state.name == EXIT_STATE || state.name.contains('/') {
                 self.error(
                     format!("{state_path}.Name"),
                     format!("\"{}\" is reserved (\"*\", \"<exit>\" and names with '/' have meanings); rename the state", state.name),
@@ -329,20 +272,13 @@ impl<'a> Validator<'a> {
             if !machine.states.is_empty() {
                 self.error(
                     format!("{path}.Entry"),
-                    format!(
-                        "is empty; name the state the machine starts in, one of {}",
-                        state_list()
-                    ),
+                    format!("is empty; name the state the machine starts in, one of {}", state_list()),
                 );
             }
         } else if machine.state(&machine.entry).is_none() {
             self.error(
                 format!("{path}.Entry"),
-                format!(
-                    "no state \"{}\"; use one of {}",
-                    machine.entry,
-                    state_list()
-                ),
+                format!("no state \"{}\"; use one of {}", machine.entry, state_list()),
             );
         }
 
@@ -351,36 +287,31 @@ impl<'a> Validator<'a> {
             if t.from != ANY_STATE && machine.state(&t.from).is_none() {
                 self.error(
                     format!("{tp}.From"),
-                    format!(
-                        "no state \"{}\" in this machine; use one of {} or \"*\"",
-                        t.from,
-                        state_list()
-                    ),
+                    format!("no state \"{}\" in this machine; use one of {} or \"*\"", t.from, state_list()),
                 );
             }
             if t.to == EXIT_STATE {
                 if depth == 0 {
                     self.error(
                         format!("{tp}.To"),
-                        "\"<exit>\" leaves a sub-machine, but this is a layer's top machine; target a state".into(),
+                        "\"<exit>\" leaves a sub-machine, but this is a layer's top machine; target a state"
+                            .into(),
                     );
                 }
             } else if machine.state(&t.to).is_none() {
                 let exit = if depth > 0 { " or \"<exit>\"" } else { "" };
                 self.error(
                     format!("{tp}.To"),
-                    format!(
-                        "no state \"{}\" in this machine; use one of {}{exit}",
-                        t.to,
-                        state_list()
-                    ),
+                    format!("no state \"{}\" in this machine; use one of {}{exit}", t.to, state_list()),
                 );
             }
-            if t.from != ANY_STATE && t.from == t.to && t.conditions.is_empty() && t.exit_time < 0.0
-            {
+            if t.from != ANY_STATE && t.from == t.to && t.conditions.is_empty() && t.exit_time < 0.0 {
                 self.warning(
                     format!("{tp}"),
-                    format!("\"{}\" -> itself with no conditions and no exit time restarts the state every frame", t.from),
+                    format!(
+                        "\"{}\" -> itself with no conditions and no exit time restarts the state every frame",
+                        t.from
+                    ),
                 );
             }
             if self.finite(&tp, "Duration", t.duration) && t.duration < 0.0 && t.duration != -1.0 {
@@ -392,14 +323,10 @@ impl<'a> Validator<'a> {
                     ),
                 );
             }
-            if self.finite(&tp, "ExitTime", t.exit_time) && t.exit_time < 0.0 && t.exit_time != -1.0
-            {
+            if self.finite(&tp, "ExitTime", t.exit_time) && t.exit_time < 0.0 && t.exit_time != -1.0 {
                 self.error(
                     format!("{tp}.ExitTime"),
-                    format!(
-                        "is {}; use a normalised time (0 or more), or -1 for any time",
-                        t.exit_time
-                    ),
+                    format!("is {}; use a normalised time (0 or more), or -1 for any time", t.exit_time),
                 );
             }
             if self.finite(&tp, "Offset", t.offset) && t.offset < 0.0 {
@@ -412,14 +339,8 @@ impl<'a> Validator<'a> {
                 let cp = format!("{tp}.Conditions[{c}]");
                 self.finite(&cp, "Value", cond.value);
                 if cond.parameter.is_empty() {
-                    if !matches!(
-                        cond.op,
-                        super::ConditionOp::True | super::ConditionOp::False
-                    ) {
-                        self.error(
-                            format!("{cp}.Parameter"),
-                            "is empty; name the parameter to test".into(),
-                        );
+                    if !matches!(cond.op, super::ConditionOp::True | super::ConditionOp::False) {
+                        self.error(format!("{cp}.Parameter"), "is empty; name the parameter to test".into());
                     }
                     continue;
                 }
@@ -435,10 +356,9 @@ impl<'a> Validator<'a> {
                     continue;
                 };
                 if !cond.op.fits(p.kind) {
-                    let fitting: Vec<&str> = super::ConditionOp::fitting(p.kind)
-                        .map(|o| o.as_str())
-                        .collect();
-                    self.error(
+                    let fitting: Vec<&str> =
+                        super::ConditionOp::fitting(p.kind).map(|o| o.as_str()).collect();
+                    self.type_error(
                         format!("{cp}.Op"),
                         format!(
                             "{} does not fit {} parameter \"{}\"; use {}",
@@ -447,12 +367,10 @@ impl<'a> Validator<'a> {
                             p.name,
                             fitting.join(", ")
                         ),
+                        &p.name,
                     );
                 } else if p.kind == ParameterType::Int
-                    && matches!(
-                        cond.op,
-                        super::ConditionOp::Equal | super::ConditionOp::NotEqual
-                    )
+                    && matches!(cond.op, super::ConditionOp::Equal | super::ConditionOp::NotEqual)
                     && cond.value.fract() != 0.0
                 {
                     self.warning(
@@ -472,18 +390,12 @@ impl<'a> Validator<'a> {
         self.numeric_parameter(path, "SpeedParameter", &state.speed_parameter, true);
         let [x, y] = state.editor_position;
         if !x.is_finite() || !y.is_finite() {
-            self.error(
-                format!("{path}.EditorPosition"),
-                "is not finite; use real coordinates".into(),
-            );
+            self.error(format!("{path}.EditorPosition"), "is not finite; use real coordinates".into());
         }
         match &state.kind {
             StateKind::Clip(clip) => {
                 if clip.clip.is_empty() {
-                    self.error(
-                        format!("{path}.Clip"),
-                        "is empty; name the clip to play".into(),
-                    );
+                    self.error(format!("{path}.Clip"), "is empty; name the clip to play".into());
                 }
             }
             StateKind::BlendSpace1D(space) => {
@@ -502,10 +414,7 @@ impl<'a> Validator<'a> {
                 let mut previous: Option<f32> = None;
                 for (i, &p) in space.positions.iter().enumerate() {
                     if !p.is_finite() {
-                        self.error(
-                            format!("{path}.Positions[{i}]"),
-                            format!("{p} is not a finite number"),
-                        );
+                        self.error(format!("{path}.Positions[{i}]"), format!("{p} is not a finite number"));
                         previous = None;
                         continue;
                     }
@@ -553,18 +462,13 @@ impl<'a> Validator<'a> {
                     }
                 }
             }
-            StateKind::SubMachine(machine) => {
-                self.machine(&format!("{path}.Machine"), machine, depth + 1)
-            }
+            StateKind::SubMachine(machine) => self.machine(&format!("{path}.Machine"), machine, depth + 1),
         }
     }
 
     fn clip_names(&mut self, path: &str, clips: &[String]) {
         if clips.is_empty() {
-            self.error(
-                format!("{path}.Clips"),
-                "the blend space has no clips; add at least one".into(),
-            );
+            self.error(format!("{path}.Clips"), "the blend space has no clips; add at least one".into());
         }
         for (i, c) in clips.iter().enumerate() {
             if c.is_empty() {

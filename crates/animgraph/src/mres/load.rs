@@ -8,8 +8,8 @@ use super::{Diagnostic, FORMAT_VERSION, Loaded, MresError, Severity};
 use crate::core::{BoneMask, ClipBlend};
 use crate::graph::{
     AnimationGraph, BlendSpace1D, BlendSpace2D, ClipState, ConditionOp, GraphCondition, GraphLayer,
-    GraphMachine, GraphMixOverride, GraphParameter, GraphState, GraphTransition, ParameterType,
-    StateKind, TransitionInterrupt, validate,
+    GraphMachine, GraphMixOverride, GraphParameter, GraphState, GraphTransition, ParameterType, StateKind,
+    TransitionInterrupt, validate,
 };
 
 /// Largest file the loader reads (16 MiB); larger input is refused with a clear error.
@@ -17,12 +17,7 @@ pub const MAX_FILE_BYTES: usize = 16 << 20;
 /// Deepest chain of resource references followed (sub-machines nest through several resources).
 const MAX_REFERENCE_DEPTH: usize = 200;
 
-const STATE_TYPES: &[&str] = &[
-    "ClipState",
-    "BlendSpace1DState",
-    "BlendSpace2DState",
-    "SubMachineState",
-];
+const STATE_TYPES: &[&str] = &["ClipState", "BlendSpace1DState", "BlendSpace2DState", "SubMachineState"];
 const KNOWN_TYPES: &[&str] = &[
     "AnimationGraph",
     "GraphParameter",
@@ -44,30 +39,16 @@ fn known_properties(ty: &str) -> &'static [&'static str] {
     match ty {
         "AnimationGraph" => &["Parameters", "Layers", "Mixes", "DefaultMix"],
         "GraphParameter" => &["Name", "Type", "Default", "Latch"],
-        "GraphLayer" => &[
-            "Name",
-            "Blend",
-            "Weight",
-            "WeightParameter",
-            "Mask",
-            "Machine",
-        ],
+        "GraphLayer" => &["Name", "Blend", "Weight", "WeightParameter", "Mask", "Machine"],
         "BoneMask" => &["Bones", "IncludeChildren"],
         "GraphMachine" => &["States", "Transitions", "Entry"],
         "ClipState" => &["Clip", "Loop"],
         "BlendSpace1DState" => &["Parameter", "Clips", "Positions", "SyncTime"],
         "BlendSpace2DState" => &["ParameterX", "ParameterY", "Clips", "Positions", "SyncTime"],
         "SubMachineState" => &["Machine"],
-        "GraphTransition" => &[
-            "From",
-            "To",
-            "Conditions",
-            "Duration",
-            "ExitTime",
-            "Offset",
-            "Interrupt",
-            "Priority",
-        ],
+        "GraphTransition" => {
+            &["From", "To", "Conditions", "Duration", "ExitTime", "Offset", "Interrupt", "Priority"]
+        }
         "GraphCondition" => &["Parameter", "Op", "Value"],
         "GraphMixOverride" => &["From", "To", "Duration"],
         _ => &[],
@@ -78,6 +59,10 @@ pub(super) fn too_large(size: usize) -> Diagnostic {
     file_error(format!(
         "the file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes. Split the graph or check that this is a .mres file"
     ))
+}
+
+fn placeholder_state(name: String) -> GraphState {
+    GraphState::new(name, StateKind::Clip(ClipState::default()))
 }
 
 fn file_error(message: String) -> Diagnostic {
@@ -122,6 +107,9 @@ pub fn load_str(text: &str) -> Result<Loaded, MresError> {
         used: HashSet::new(),
         origins: HashMap::new(),
         lines: HashMap::new(),
+        untyped_parameters: HashSet::new(),
+        broken: HashSet::new(),
+        placeholders: Vec::new(),
     };
     let graph = loader.root(&root);
     let mut diagnostics = std::mem::take(&mut loader.diagnostics);
@@ -130,7 +118,19 @@ pub fn load_str(text: &str) -> Result<Loaded, MresError> {
     };
     // Semantic rules, mapped back from model paths to resource ids.
     for issue in validate(&graph) {
+        if issue.parameter.as_ref().is_some_and(|p| loader.untyped_parameters.contains(p)) {
+            continue; // that parameter's Type was already reported as unreadable
+        }
+        let under_placeholder = loader.placeholders.iter().any(|p| {
+            issue.path.strip_prefix(p.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        });
+        if under_placeholder {
+            continue;
+        }
         let (resource, property) = locate(&loader.origins, &issue.path);
+        if loader.broken.contains(&(resource.clone(), property.clone())) {
+            continue; // the same property already has a structural error
+        }
         let line = loader.line_of(&resource);
         diagnostics.push(Diagnostic {
             severity: issue.severity,
@@ -144,10 +144,7 @@ pub fn load_str(text: &str) -> Result<Loaded, MresError> {
     if diagnostics.iter().any(|d| d.is_error()) {
         Err(MresError::Invalid(diagnostics))
     } else {
-        Ok(Loaded {
-            graph,
-            warnings: diagnostics,
-        })
+        Ok(Loaded { graph, warnings: diagnostics })
     }
 }
 
@@ -186,10 +183,7 @@ struct Loc {
 
 impl Loc {
     fn child(&self, property: &str) -> Loc {
-        Loc {
-            resource: self.resource.clone(),
-            property: join(&self.property, property),
-        }
+        Loc { resource: self.resource.clone(), property: join(&self.property, property) }
     }
 
     fn index(&self, property: &str, index: usize) -> Loc {
@@ -221,6 +215,12 @@ struct Loader<'a> {
     origins: HashMap<String, Loc>,
     /// Resource id -> the line where its entry starts.
     lines: HashMap<String, Option<usize>>,
+    /// Parameters whose `Type` could not be read (type-dependent findings about them are noise).
+    untyped_parameters: HashSet<String>,
+    /// (resource, property) pairs that already have a structural error.
+    broken: HashSet<(String, String)>,
+    /// Model paths of stand-ins for states that failed to load.
+    placeholders: Vec<String>,
 }
 
 fn type_name(value: &Value) -> &'static str {
@@ -260,6 +260,9 @@ impl<'a> Loader<'a> {
 
     fn report(&mut self, severity: Severity, loc: &Loc, message: String) {
         let line = self.line_of(&loc.resource);
+        if severity == Severity::Error {
+            self.broken.insert((loc.resource.clone(), loc.property.clone()));
+        }
         self.diagnostics.push(Diagnostic {
             severity,
             resource: loc.resource.clone(),
@@ -279,10 +282,7 @@ impl<'a> Loader<'a> {
     }
 
     fn root(&mut self, root: &'a Value) -> Option<AnimationGraph> {
-        let top = Loc {
-            resource: String::new(),
-            property: String::new(),
-        };
+        let top = Loc { resource: String::new(), property: String::new() };
         let Some(object) = root.as_object() else {
             self.error(
                 &top,
@@ -295,10 +295,7 @@ impl<'a> Loader<'a> {
         };
         match object.get("format") {
             None => {
-                self.error(
-                    &top.child("format"),
-                    format!("is missing; add \"format\": {FORMAT_VERSION}"),
-                );
+                self.error(&top.child("format"), format!("is missing; add \"format\": {FORMAT_VERSION}"));
                 return None;
             }
             Some(v) if v.as_u64() == Some(FORMAT_VERSION) => {}
@@ -321,10 +318,7 @@ impl<'a> Loader<'a> {
             }
             other => {
                 let found = other.map_or("nothing", type_name);
-                self.error(
-                    &top.child("type"),
-                    format!("expected \"AnimationGraph\", found {found}"),
-                );
+                self.error(&top.child("type"), format!("expected \"AnimationGraph\", found {found}"));
                 return None;
             }
         }
@@ -333,15 +327,13 @@ impl<'a> Loader<'a> {
             None => {
                 self.warning(
                     &top.child("uid"),
-                    "is missing; add a unique \"uid\" (editors and the live link identify graphs by it)".into(),
+                    "is missing; add a unique \"uid\" (editors and the live link identify graphs by it)"
+                        .into(),
                 );
                 String::new()
             }
             Some(v) => {
-                self.error(
-                    &top.child("uid"),
-                    format!("expected a string, found {}", type_name(v)),
-                );
+                self.error(&top.child("uid"), format!("expected a string, found {}", type_name(v)));
                 String::new()
             }
         };
@@ -358,10 +350,7 @@ impl<'a> Loader<'a> {
             Some(Value::Object(map)) => {
                 self.resources = Some(map);
                 for (id, entry) in map {
-                    let loc = Loc {
-                        resource: id.clone(),
-                        property: String::new(),
-                    };
+                    let loc = Loc { resource: id.clone(), property: String::new() };
                     match entry {
                         Value::Object(e) => {
                             if !matches!(e.get("type"), Some(Value::String(_))) {
@@ -400,10 +389,7 @@ impl<'a> Loader<'a> {
             Some(v) => {
                 self.error(
                     &top.child("resources"),
-                    format!(
-                        "expected an object of id -> resource, found {}",
-                        type_name(v)
-                    ),
+                    format!("expected an object of id -> resource, found {}", type_name(v)),
                 );
             }
         }
@@ -411,36 +397,22 @@ impl<'a> Loader<'a> {
             None => None,
             Some(Value::Object(map)) => Some(map),
             Some(v) => {
-                self.error(
-                    &top.child("props"),
-                    format!("expected an object, found {}", type_name(v)),
-                );
+                self.error(&top.child("props"), format!("expected an object, found {}", type_name(v)));
                 None
             }
         };
-        let root_loc = Loc {
-            resource: "props".into(),
-            property: String::new(),
-        };
+        let root_loc = Loc { resource: "props".into(), property: String::new() };
         self.origins.insert(String::new(), root_loc.clone());
-        let res = Res {
-            ty: "AnimationGraph",
-            props,
-            loc: root_loc,
-        };
+        let res = Res { ty: "AnimationGraph", props, loc: root_loc };
         let graph = self.graph(&res, uid);
 
         if let Some(resources) = self.resources {
             for (id, entry) in resources {
                 if !self.used.contains(id.as_str()) && entry.is_object() {
-                    let loc = Loc {
-                        resource: id.clone(),
-                        property: String::new(),
-                    };
+                    let loc = Loc { resource: id.clone(), property: String::new() };
                     self.warning(
                         &loc,
-                        "is never referenced (dropped when saved); reference it or delete it"
-                            .into(),
+                        "is never referenced (dropped when saved); reference it or delete it".into(),
                     );
                 }
             }
@@ -471,18 +443,12 @@ impl<'a> Loader<'a> {
             let Some(id) = reference.as_str() else {
                 self.error(
                     &at.child("res"),
-                    format!(
-                        "expected a resource id string, found {}",
-                        type_name(reference)
-                    ),
+                    format!("expected a resource id string, found {}", type_name(reference)),
                 );
                 return None;
             };
             let Some(entry) = self.resources.and_then(|r| r.get(id)) else {
-                self.error(
-                    &at,
-                    format!("no resource \"{id}\"; define it under \"resources\" or fix the id"),
-                );
+                self.error(&at, format!("no resource \"{id}\"; define it under \"resources\" or fix the id"));
                 return None;
             };
             let Some(entry) = entry.as_object() else {
@@ -503,44 +469,28 @@ impl<'a> Loader<'a> {
             if self.stack.len() >= MAX_REFERENCE_DEPTH {
                 self.error(
                     &at,
-                    format!(
-                        "resources nest more than {MAX_REFERENCE_DEPTH} deep; flatten the graph"
-                    ),
+                    format!("resources nest more than {MAX_REFERENCE_DEPTH} deep; flatten the graph"),
                 );
                 return None;
             }
             self.used.insert(id);
-            (
-                entry,
-                Loc {
-                    resource: id.to_string(),
-                    property: String::new(),
-                },
-                Some(id),
-            )
+            (entry, Loc { resource: id.to_string(), property: String::new() }, Some(id))
         } else if object.contains_key("type") {
             for key in object.keys() {
                 if key != "type" && key != "props" {
-                    self.warning(
-                        &at.child(key),
-                        "unknown key beside type and props (ignored)".into(),
-                    );
+                    self.warning(&at.child(key), "unknown key beside type and props (ignored)".into());
                 }
             }
             if let Some(p) = object.get("props") {
                 if !p.is_object() {
-                    self.error(
-                        &at.child("props"),
-                        format!("expected an object, found {}", type_name(p)),
-                    );
+                    self.error(&at.child("props"), format!("expected an object, found {}", type_name(p)));
                 }
             }
             (object, at.clone(), None)
         } else {
             self.error(
                 &at,
-                "expected a reference {\"res\": \"id\"} or an inline resource with a \"type\""
-                    .to_string(),
+                "expected a reference {\"res\": \"id\"} or an inline resource with a \"type\"".to_string(),
             );
             return None;
         };
@@ -551,28 +501,18 @@ impl<'a> Loader<'a> {
         if !KNOWN_TYPES.contains(&ty) {
             self.error(
                 &loc.child("type"),
-                format!(
-                    "unknown type \"{ty}\"; known types are {}",
-                    KNOWN_TYPES[1..].join(", ")
-                ),
+                format!("unknown type \"{ty}\"; known types are {}", KNOWN_TYPES[1..].join(", ")),
             );
             return None;
         }
         if !expected.contains(&ty) {
-            self.error(
-                &at,
-                format!("expected {} here, found a {ty}", expected.join(" or ")),
-            );
+            self.error(&at, format!("expected {} here, found a {ty}", expected.join(" or ")));
             return None;
         }
         let props = entry.get("props").and_then(Value::as_object);
         if let Some(props) = props {
             let known = known_properties(ty);
-            let common = if STATE_TYPES.contains(&ty) {
-                STATE_COMMON
-            } else {
-                &[]
-            };
+            let common = if STATE_TYPES.contains(&ty) { STATE_COMMON } else { &[] };
             for key in props.keys() {
                 if !known.contains(&key.as_str()) && !common.contains(&key.as_str()) {
                     let all: Vec<&str> = common.iter().chain(known.iter()).copied().collect();
@@ -605,10 +545,7 @@ impl<'a> Loader<'a> {
             None => default.to_string(),
             Some(Value::String(s)) => s.clone(),
             Some(v) => {
-                self.error(
-                    &res.loc.child(key),
-                    format!("expected a string, found {}", type_name(v)),
-                );
+                self.error(&res.loc.child(key), format!("expected a string, found {}", type_name(v)));
                 default.to_string()
             }
         }
@@ -621,15 +558,15 @@ impl<'a> Loader<'a> {
                 if f.is_finite() {
                     Some(f)
                 } else {
-                    self.error(loc, format!("{n} is out of range for a 32-bit float (NaN and infinity are not allowed)"));
+                    self.error(
+                        loc,
+                        format!("{n} is out of range for a 32-bit float (NaN and infinity are not allowed)"),
+                    );
                     None
                 }
             }
             None => {
-                self.error(
-                    loc,
-                    format!("expected a number, found {}", type_name(value)),
-                );
+                self.error(loc, format!("expected a number, found {}", type_name(value)));
                 None
             }
         }
@@ -655,10 +592,7 @@ impl<'a> Loader<'a> {
             Value::Number(n) => format!("{n}"),
             other => type_name(other).to_string(),
         };
-        self.error(
-            &res.loc.child(key),
-            format!("expected a whole number within 32 bits, found {found}"),
-        );
+        self.error(&res.loc.child(key), format!("expected a whole number within 32 bits, found {found}"));
         default
     }
 
@@ -667,10 +601,7 @@ impl<'a> Loader<'a> {
             None => default,
             Some(Value::Bool(b)) => *b,
             Some(v) => {
-                self.error(
-                    &res.loc.child(key),
-                    format!("expected true or false, found {}", type_name(v)),
-                );
+                self.error(&res.loc.child(key), format!("expected true or false, found {}", type_name(v)));
                 default
             }
         }
@@ -701,11 +632,7 @@ impl<'a> Loader<'a> {
                 let names: Vec<&str> = all.iter().map(|v| name(*v)).collect();
                 self.error(
                     &res.loc.child(key),
-                    format!(
-                        "expected one of the strings {}, found {}",
-                        names.join(", "),
-                        type_name(v)
-                    ),
+                    format!("expected one of the strings {}, found {}", names.join(", "), type_name(v)),
                 );
                 default
             }
@@ -717,10 +644,7 @@ impl<'a> Loader<'a> {
             None => &[],
             Some(Value::Array(a)) => a,
             Some(v) => {
-                self.error(
-                    &res.loc.child(key),
-                    format!("expected an array, found {}", type_name(v)),
-                );
+                self.error(&res.loc.child(key), format!("expected an array, found {}", type_name(v)));
                 &[]
             }
         }
@@ -732,10 +656,7 @@ impl<'a> Loader<'a> {
         for (i, item) in items.iter().enumerate() {
             match item {
                 Value::String(s) => out.push(s.clone()),
-                v => self.error(
-                    &res.loc.index(key, i),
-                    format!("expected a string, found {}", type_name(v)),
-                ),
+                v => self.error(&res.loc.index(key, i), format!("expected a string, found {}", type_name(v))),
             }
         }
         out
@@ -760,10 +681,7 @@ impl<'a> Loader<'a> {
                 Some([x?, y?])
             }
             _ => {
-                self.error(
-                    loc,
-                    format!("expected a vector [x, y], found {}", type_name(value)),
-                );
+                self.error(loc, format!("expected a vector [x, y], found {}", type_name(value)));
                 None
             }
         }
@@ -772,9 +690,7 @@ impl<'a> Loader<'a> {
     fn vec2(&mut self, res: &Res<'a>, key: &str) -> [f32; 2] {
         match res.get(key) {
             None => [0.0, 0.0],
-            Some(v) => self
-                .vec2_value(v, &res.loc.child(key))
-                .unwrap_or([0.0, 0.0]),
+            Some(v) => self.vec2_value(v, &res.loc.child(key)).unwrap_or([0.0, 0.0]),
         }
     }
 
@@ -797,49 +713,64 @@ impl<'a> Loader<'a> {
         model: &str,
         expected: &[&str],
         mut build: impl FnMut(&mut Self, &Res<'a>, &str) -> T,
+        placeholder: Option<fn(String) -> T>,
     ) -> Vec<T> {
         let items = self.array(res, key);
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let model_path = join(model, &format!("{key}[{}]", out.len()));
             let at = res.loc.index(key, i);
-            if let Some(built) = self.with_resource(item, at, &model_path, expected, |l, r| {
-                build(l, r, &model_path)
-            }) {
+            if let Some(built) =
+                self.with_resource(item, at, &model_path, expected, |l, r| build(l, r, &model_path))
+            {
                 out.push(built);
+            } else if let (Some(make), Some(name)) = (placeholder, self.name_of(item)) {
+                // Keep a named stand-in so that references to it by name do not cascade into
+                // more errors; nothing under it is validated.
+                self.placeholders.push(model_path);
+                out.push(make(name));
             }
         }
         out
     }
 
+    /// The `Name` property of a reference's target or an inline resource, if readable.
+    fn name_of(&self, item: &'a Value) -> Option<String> {
+        let object = match item.get("res").and_then(Value::as_str) {
+            Some(id) => self.resources?.get(id)?,
+            None => item,
+        };
+        // A resource of another known type (a parameter where a state belongs) is no stand-in.
+        let ty = object.get("type").and_then(Value::as_str).unwrap_or("");
+        if KNOWN_TYPES.contains(&ty) && !STATE_TYPES.contains(&ty) {
+            return None;
+        }
+        let name = object.get("props")?.get("Name")?.as_str()?;
+        (!name.is_empty()).then(|| name.to_string())
+    }
+
     // ---- resource builders ------------------------------------------------------------------
 
     fn graph(&mut self, res: &Res<'a>, uid: String) -> AnimationGraph {
-        let parameters = self.list(res, "Parameters", "", &["GraphParameter"], |l, r, _| {
-            l.parameter(r)
-        });
-        let layers = self.list(res, "Layers", "", &["GraphLayer"], |l, r, m| l.layer(r, m));
-        let mixes = self.list(res, "Mixes", "", &["GraphMixOverride"], |l, r, _| l.mix(r));
+        let parameters =
+            self.list(res, "Parameters", "", &["GraphParameter"], |l, r, _| l.parameter(r), None);
+        let layers = self.list(res, "Layers", "", &["GraphLayer"], |l, r, m| l.layer(r, m), None);
+        let mixes = self.list(res, "Mixes", "", &["GraphMixOverride"], |l, r, _| l.mix(r), None);
         let default_mix = self.number(res, "DefaultMix", 0.2);
-        AnimationGraph {
-            uid,
-            parameters,
-            layers,
-            mixes,
-            default_mix,
-        }
+        AnimationGraph { uid, parameters, layers, mixes, default_mix }
     }
 
     fn parameter(&mut self, res: &Res<'a>) -> GraphParameter {
+        let name = self.string(res, "Name", "");
+        let errors_before = self.diagnostics.len();
+        let kind =
+            self.enumeration(res, "Type", &ParameterType::ALL, ParameterType::as_str, ParameterType::Bool);
+        if self.diagnostics.len() > errors_before {
+            self.untyped_parameters.insert(name.clone());
+        }
         GraphParameter {
-            name: self.string(res, "Name", ""),
-            kind: self.enumeration(
-                res,
-                "Type",
-                &ParameterType::ALL,
-                ParameterType::as_str,
-                ParameterType::Bool,
-            ),
+            name,
+            kind,
             default: self.number(res, "Default", 0.0),
             latch: self.boolean(res, "Latch", false),
         }
@@ -858,26 +789,17 @@ impl<'a> Loader<'a> {
         let weight_parameter = self.string(res, "WeightParameter", "");
         let mask = match res.get("Mask") {
             None => None,
-            Some(v) => self.with_resource(
-                v,
-                res.loc.child("Mask"),
-                &join(model, "Mask"),
-                &["BoneMask"],
-                |l, r| BoneMask {
-                    bones: l.string_list(r, "Bones"),
-                    include_children: l.boolean(r, "IncludeChildren", true),
-                },
-            ),
+            Some(v) => {
+                self.with_resource(v, res.loc.child("Mask"), &join(model, "Mask"), &["BoneMask"], |l, r| {
+                    BoneMask {
+                        bones: l.string_list(r, "Bones"),
+                        include_children: l.boolean(r, "IncludeChildren", true),
+                    }
+                })
+            }
         };
         let machine = self.machine_property(res, model);
-        GraphLayer {
-            name,
-            blend,
-            weight,
-            weight_parameter,
-            mask,
-            machine,
-        }
+        GraphLayer { name, blend, weight, weight_parameter, mask, machine }
     }
 
     fn machine_property(&mut self, res: &Res<'a>, model: &str) -> GraphMachine {
@@ -896,20 +818,12 @@ impl<'a> Loader<'a> {
     }
 
     fn machine(&mut self, res: &Res<'a>, model: &str) -> GraphMachine {
-        let states = self.list(res, "States", model, STATE_TYPES, |l, r, m| l.state(r, m));
-        let transitions = self.list(
-            res,
-            "Transitions",
-            model,
-            &["GraphTransition"],
-            |l, r, m| l.transition(r, m),
-        );
+        let states =
+            self.list(res, "States", model, STATE_TYPES, |l, r, m| l.state(r, m), Some(placeholder_state));
+        let transitions =
+            self.list(res, "Transitions", model, &["GraphTransition"], |l, r, m| l.transition(r, m), None);
         let entry = self.string(res, "Entry", "");
-        GraphMachine {
-            states,
-            transitions,
-            entry,
-        }
+        GraphMachine { states, transitions, entry }
     }
 
     fn state(&mut self, res: &Res<'a>, model: &str) -> GraphState {
@@ -937,22 +851,21 @@ impl<'a> Loader<'a> {
             }),
             _ => StateKind::SubMachine(self.machine_property(res, model)),
         };
-        GraphState {
-            name,
-            speed,
-            speed_parameter,
-            editor_position,
-            kind,
-        }
+        GraphState { name, speed, speed_parameter, editor_position, kind }
     }
 
     fn transition(&mut self, res: &Res<'a>, model: &str) -> GraphTransition {
         GraphTransition {
             from: self.string(res, "From", ""),
             to: self.string(res, "To", ""),
-            conditions: self.list(res, "Conditions", model, &["GraphCondition"], |l, r, _| {
-                l.condition(r)
-            }),
+            conditions: self.list(
+                res,
+                "Conditions",
+                model,
+                &["GraphCondition"],
+                |l, r, _| l.condition(r),
+                None,
+            ),
             duration: self.number(res, "Duration", -1.0),
             exit_time: self.number(res, "ExitTime", -1.0),
             offset: self.number(res, "Offset", 0.0),
@@ -970,13 +883,7 @@ impl<'a> Loader<'a> {
     fn condition(&mut self, res: &Res<'a>) -> GraphCondition {
         GraphCondition {
             parameter: self.string(res, "Parameter", ""),
-            op: self.enumeration(
-                res,
-                "Op",
-                &ConditionOp::ALL,
-                ConditionOp::as_str,
-                ConditionOp::True,
-            ),
+            op: self.enumeration(res, "Op", &ConditionOp::ALL, ConditionOp::as_str, ConditionOp::True),
             value: self.number(res, "Value", 0.0),
         }
     }

@@ -96,10 +96,7 @@ fn list(diagnostics: &[Diagnostic]) -> String {
 /// Loads a graph from a file.
 pub fn load_file(path: impl AsRef<Path>) -> Result<Loaded, MresError> {
     let path = path.as_ref();
-    let read_error = |source| MresError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
+    let read_error = |source| MresError::Read { path: path.to_path_buf(), source };
     let size = std::fs::metadata(path).map_err(read_error)?.len();
     if size > MAX_FILE_BYTES as u64 {
         return Err(MresError::Invalid(vec![load::too_large(size as usize)]));
@@ -130,15 +127,9 @@ pub fn save_file(graph: &AnimationGraph, path: impl AsRef<Path>) -> Result<(), M
 /// Writes bytes to `path` through a temporary file in the same folder and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MresError> {
     use std::io::Write;
-    let write_error = |source| MresError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
+    let write_error = |source| MresError::Write { path: path.to_path_buf(), source };
     let file_name = path.file_name().ok_or_else(|| {
-        write_error(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "the path names no file",
-        ))
+        write_error(std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file"))
     })?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(file_name);

@@ -20,25 +20,13 @@ use super::FORMAT_VERSION;
 /// order, one resource per line; properties equal to their default are left out. The same graph
 /// always gives the same text.
 pub fn save_to_string(graph: &AnimationGraph) -> String {
-    let mut writer = Writer {
-        resources: Vec::new(),
-        ids: HashSet::new(),
-    };
+    let mut writer = Writer { resources: Vec::new(), ids: HashSet::new() };
     let mut root = Props::default();
-    let parameters: Vec<String> = graph
-        .parameters
-        .iter()
-        .map(|p| writer.parameter(p))
-        .collect();
+    let parameters: Vec<String> = graph.parameters.iter().map(|p| writer.parameter(p)).collect();
     root.refs("Parameters", &parameters);
     let layers: Vec<String> = graph.layers.iter().map(|l| writer.layer(l)).collect();
     root.refs("Layers", &layers);
-    let mixes: Vec<String> = graph
-        .mixes
-        .iter()
-        .enumerate()
-        .map(|(i, m)| writer.mix(i, m))
-        .collect();
+    let mixes: Vec<String> = graph.mixes.iter().enumerate().map(|(i, m)| writer.mix(i, m)).collect();
     root.refs("Mixes", &mixes);
     root.number("DefaultMix", graph.default_mix, 0.2);
 
@@ -50,18 +38,10 @@ pub fn save_to_string(graph: &AnimationGraph) -> String {
     out.push_str("  \"resources\": {");
     for (i, (id, ty, props)) in writer.resources.iter().enumerate() {
         out.push_str(if i == 0 { "\n" } else { ",\n" });
-        let _ = write!(
-            out,
-            "    {}: {{ \"type\": \"{ty}\", \"props\": {} }}",
-            json_string(id),
-            props.finish()
-        );
+        let _ =
+            write!(out, "    {}: {{ \"type\": \"{ty}\", \"props\": {} }}", json_string(id), props.finish());
     }
-    out.push_str(if writer.resources.is_empty() {
-        "},\n"
-    } else {
-        "\n  },\n"
-    });
+    out.push_str(if writer.resources.is_empty() { "},\n" } else { "\n  },\n" });
     let _ = writeln!(out, "  \"props\": {}", root.finish());
     out.push_str("}\n");
     out
@@ -74,11 +54,7 @@ fn json_string(s: &str) -> String {
 
 /// The shortest text that reads back as the same `f32` (`-0` written as `0`).
 fn json_number(v: f32) -> String {
-    if v == 0.0 {
-        "0".to_string()
-    } else {
-        format!("{v}")
-    }
+    if v == 0.0 { "0".to_string() } else { format!("{v}") }
 }
 
 /// One resource's properties, written in insertion order on one line.
@@ -126,19 +102,14 @@ impl Props {
 
     fn vec2(&mut self, key: &str, value: [f32; 2]) {
         if value != [0.0, 0.0] {
-            self.raw(
-                key,
-                format!("[{}, {}]", json_number(value[0]), json_number(value[1])),
-            );
+            self.raw(key, format!("[{}, {}]", json_number(value[0]), json_number(value[1])));
         }
     }
 
     fn refs(&mut self, key: &str, ids: &[String]) {
         if !ids.is_empty() {
-            let items: Vec<String> = ids
-                .iter()
-                .map(|id| format!("{{ \"res\": {} }}", json_string(id)))
-                .collect();
+            let items: Vec<String> =
+                ids.iter().map(|id| format!("{{ \"res\": {} }}", json_string(id))).collect();
             self.raw(key, format!("[ {} ]", items.join(", ")));
         }
     }
@@ -151,11 +122,7 @@ impl Props {
         if self.fields.is_empty() {
             return "{}".to_string();
         }
-        let items: Vec<String> = self
-            .fields
-            .iter()
-            .map(|(k, v)| format!("\"{k}\": {v}"))
-            .collect();
+        let items: Vec<String> = self.fields.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
         format!("{{ {} }}", items.join(", "))
     }
 }
@@ -167,16 +134,8 @@ struct Writer {
 
 /// Lower-case letters, digits and `_` only.
 fn slug(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
     if s.is_empty() { "_".to_string() } else { s }
 }
 
@@ -223,11 +182,7 @@ impl Writer {
         let machine = self.machine(&layer.machine, &name);
         let props = &mut self.resources[slot].2;
         props.string("Name", &layer.name, None);
-        props.string(
-            "Blend",
-            layer.blend.as_str(),
-            Some(ClipBlend::Replace.as_str()),
-        );
+        props.string("Blend", layer.blend.as_str(), Some(ClipBlend::Replace.as_str()));
         props.number("Weight", layer.weight, 1.0);
         props.string("WeightParameter", &layer.weight_parameter, Some(""));
         if let Some(mask) = mask {
@@ -239,16 +194,9 @@ impl Writer {
 
     fn machine(&mut self, machine: &GraphMachine, scope: &str) -> String {
         let (id, slot) = self.add(format!("m_{scope}"), "GraphMachine");
-        let states: Vec<String> = machine
-            .states
-            .iter()
-            .map(|s| self.state(s, scope))
-            .collect();
-        let transitions: Vec<String> = machine
-            .transitions
-            .iter()
-            .map(|t| self.transition(t, scope))
-            .collect();
+        let states: Vec<String> = machine.states.iter().map(|s| self.state(s, scope)).collect();
+        let transitions: Vec<String> =
+            machine.transitions.iter().map(|t| self.transition(t, scope)).collect();
         let props = &mut self.resources[slot].2;
         props.string("Entry", &machine.entry, Some(""));
         props.refs("States", &states);
@@ -308,16 +256,9 @@ impl Writer {
             EXIT_STATE => "exit".to_string(),
             other => slug(other),
         };
-        let (id, slot) = self.add(
-            format!("t_{scope}_{}_{}", end(&t.from), end(&t.to)),
-            "GraphTransition",
-        );
-        let conditions: Vec<String> = t
-            .conditions
-            .iter()
-            .enumerate()
-            .map(|(i, c)| self.condition(c, &id, i))
-            .collect();
+        let (id, slot) = self.add(format!("t_{scope}_{}_{}", end(&t.from), end(&t.to)), "GraphTransition");
+        let conditions: Vec<String> =
+            t.conditions.iter().enumerate().map(|(i, c)| self.condition(c, &id, i)).collect();
         let props = &mut self.resources[slot].2;
         props.string("From", &t.from, None);
         props.string("To", &t.to, None);
@@ -325,11 +266,7 @@ impl Writer {
         props.number("Duration", t.duration, -1.0);
         props.number("ExitTime", t.exit_time, -1.0);
         props.number("Offset", t.offset, 0.0);
-        props.string(
-            "Interrupt",
-            t.interrupt.as_str(),
-            Some(TransitionInterrupt::None.as_str()),
-        );
+        props.string("Interrupt", t.interrupt.as_str(), Some(TransitionInterrupt::None.as_str()));
         if t.priority != 0 {
             props.raw("Priority", t.priority.to_string());
         }
