@@ -307,7 +307,7 @@ impl<'a> Validator<'a> {
             }
             if t.from != ANY_STATE && t.from == t.to && t.conditions.is_empty() && t.exit_time < 0.0 {
                 self.warning(
-                    format!("{tp}"),
+                    tp.clone(),
                     format!(
                         "\"{}\" -> itself with no conditions and no exit time restarts the state every frame",
                         t.from

@@ -1,0 +1,60 @@
+//! `animgraph validate` as a user runs it.
+
+use std::process::Command;
+
+fn animgraph(args: &[&str]) -> (i32, String) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let out = Command::new(env!("CARGO_BIN_EXE_animgraph")).args(args).current_dir(root).output().unwrap();
+    let mut text = String::from_utf8(out.stdout).unwrap();
+    text.push_str(&String::from_utf8(out.stderr).unwrap());
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn valid_files_print_one_summary_line_each() {
+    let (code, out) =
+        animgraph(&["validate", "assets/graphs/locomotion.mres", "assets/graphs/showcase.mres"]);
+    assert_eq!(code, 0, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(
+        lines[0],
+        "assets/graphs/locomotion.mres: ok: 2 parameters, 1 layer, 2 states, 2 transitions, 1 blend space"
+    );
+    assert!(lines[1].starts_with("assets/graphs/showcase.mres: ok: 12 parameters, 3 layers"), "{out}");
+}
+
+#[test]
+fn an_invalid_file_lists_every_error_and_exits_1() {
+    let dir = std::env::temp_dir().join(format!("animgraph-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/assets/graphs/locomotion.mres")).unwrap();
+    let bad =
+        text.replace(r#""To": "Move""#, r#""To": "Mvoe""#).replace(r#""Entry": "Move""#, r#""Entry": "Run""#);
+    let path = dir.join("bad.mres");
+    std::fs::write(&path, bad).unwrap();
+    let (code, out) = animgraph(&["validate", "assets/graphs/locomotion.mres", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("bad.mres: invalid: 2 errors"), "{out}");
+    assert!(out.contains("error (line 14): t_land.To: no state \"Mvoe\""), "{out}");
+    assert!(out.contains("m_base.Entry: no state \"Run\""), "{out}");
+    assert!(out.contains("locomotion.mres: ok"), "the valid file is still summarised: {out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_missing_file_is_reported_not_a_panic() {
+    let (code, out) = animgraph(&["validate", "no/such/file.mres"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("no/such/file.mres: invalid: cannot read"), "{out}");
+}
+
+#[test]
+fn every_command_has_help() {
+    for args in [&["--help"][..], &["validate", "--help"]] {
+        let (code, out) = animgraph(args);
+        assert_eq!(code, 0, "{args:?}");
+        assert!(out.contains("Usage: animgraph"), "{out}");
+    }
+}
