@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod simulate;
 mod validate;
 
 /// Animation graphs for games: check and run `.mres` graphs from the command line.
@@ -19,11 +20,15 @@ enum Command {
     /// Check .mres graph files: a summary line per valid file; every error and warning of an
     /// invalid one. Exits with status 1 if any file is invalid.
     Validate(validate::Args),
+    /// Run a graph from a parameter script without a game, printing one JSON object per frame
+    /// (JSON Lines): each layer's state, normalised time and transition, the samples and events.
+    Simulate(simulate::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate(args) => validate::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
     }
 }

@@ -48,8 +48,9 @@
 pub mod core;
 pub mod graph;
 pub mod mres;
+pub mod script;
 
 pub use crate::core::{
     BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,
 };
-pub use crate::graph::AnimationGraph;
+pub use crate::graph::{AnimationGraph, AnimationGraphPlayer, GraphEvent};

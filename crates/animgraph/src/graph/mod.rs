@@ -1,22 +1,31 @@
 //! The graph: authoring types (what `.mres` holds), validation, binding and the player.
 
+mod bind;
+pub mod blend_space;
 mod condition;
+mod event;
 #[allow(clippy::module_inception)]
 mod graph;
+mod ids;
 mod layer;
 mod machine;
 mod mix;
 mod parameter;
+pub mod player;
 mod state;
 mod transition;
 mod validate;
 
+pub use bind::BindError;
 pub use condition::{ConditionOp, GraphCondition};
+pub use event::{EventList, GraphEvent};
 pub use graph::{AnimationGraph, GraphStats};
+pub use ids::{MachineId, ParamId, StateId, TransitionId};
 pub use layer::GraphLayer;
 pub use machine::GraphMachine;
 pub use mix::GraphMixOverride;
 pub use parameter::{GraphParameter, ParameterType};
+pub use player::{AnimationGraphPlayer, LayerError, ParameterError, PropertyValue};
 pub use state::{BlendSpace1D, BlendSpace2D, ClipState, GraphState, StateKind};
 pub use transition::{ANY_STATE, EXIT_STATE, GraphTransition, TransitionInterrupt};
 pub use validate::{GraphIssue, MAX_MACHINE_DEPTH, Severity, has_errors, validate};

@@ -1,0 +1,100 @@
+//! Graph events (signals): states entered and exited, transitions started.
+
+use super::{StateId, TransitionId};
+
+/// A signal raised by `advance`. State ids name states of the bound graph; get their names and
+/// `Outer/Inner` paths from the player, so raising an event allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphEvent {
+    /// A state became active (a transition into it started, or its machine was entered).
+    StateEntered {
+        /// The layer.
+        layer: u8,
+        /// The state (a sub-machine state, or a state inside one).
+        state: StateId,
+    },
+    /// A state stopped being active (the mix out of it completed, or an instant transition cut it).
+    StateExited {
+        /// The layer.
+        layer: u8,
+        /// The state.
+        state: StateId,
+    },
+    /// A transition started.
+    TransitionStarted {
+        /// The layer.
+        layer: u8,
+        /// The playing (leaf) state it leaves.
+        from: StateId,
+        /// The (leaf) state it enters.
+        to: StateId,
+        /// The graph transition, or `None` for `travel`.
+        transition: Option<TransitionId>,
+    },
+}
+
+impl GraphEvent {
+    /// The event's name as used in `simulate` output.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GraphEvent::StateEntered { .. } => "StateEntered",
+            GraphEvent::StateExited { .. } => "StateExited",
+            GraphEvent::TransitionStarted { .. } => "TransitionStarted",
+        }
+    }
+
+    /// The layer the event belongs to.
+    pub fn layer(&self) -> u8 {
+        match *self {
+            GraphEvent::StateEntered { layer, .. }
+            | GraphEvent::StateExited { layer, .. }
+            | GraphEvent::TransitionStarted { layer, .. } => layer,
+        }
+    }
+}
+
+/// A fixed-capacity list of events, cleared at the start of each `advance`.
+///
+/// Overflow policy: when full, further events of that frame are dropped (the earliest are kept,
+/// since they explain the later ones) and counted in [`dropped`](Self::dropped).
+#[derive(Clone, Debug, Default)]
+pub struct EventList {
+    events: Vec<GraphEvent>,
+    capacity: usize,
+    dropped: usize,
+}
+
+impl EventList {
+    /// A list holding at most `capacity` events per frame.
+    pub fn with_capacity(capacity: usize) -> Self {
+        EventList { events: Vec::with_capacity(capacity), capacity, dropped: 0 }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.events.clear();
+        self.dropped = 0;
+    }
+
+    pub(crate) fn push(&mut self, event: GraphEvent) {
+        if self.events.len() < self.capacity {
+            self.events.push(event);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// This frame's events, in the order raised.
+    pub fn as_slice(&self) -> &[GraphEvent] {
+        &self.events
+    }
+
+    /// Events lost this frame because the list was full.
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+
+    /// Most events held per frame.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+}

@@ -1,0 +1,1123 @@
+//! The player: evaluates a bound graph each frame into a [`SampleBuffer`], without allocating.
+//!
+//! # One advance
+//!
+//! | step | what happens |
+//! |---|---|
+//! | 0 | (first advance only) each layer enters its entry state: `StateEntered` for it and, for sub-machines, each inner entry state, outermost first |
+//! | 1 | per layer, in layer order: a mix whose progress reached 1 last frame completes (`StateExited` for the states it leaves, innermost first); then at most one transition is chosen (`TransitionStarted`, then `StateEntered`), using the parameters as set and the clocks as they stood at the end of the previous frame |
+//! | 2 | every playing clock advances by `delta` x its rate, including a target that started this frame; running mixes advance by `delta` |
+//! | 3 | samples and layer infos are written to the buffer |
+//! | 4 | triggers no transition used are cleared, unless `Latch` |
+//!
+//! # Transition rules
+//!
+//! | case | result |
+//! |---|---|
+//! | several transitions could fire | the first by rank: `Priority` descending, then outer machines before inner ones, then list order |
+//! | conditions | all must hold (AND); several transitions between the same states act as OR |
+//! | `ExitTime` set (>= 0) | waits until the side's playing state reaches that cumulative normalised time (`2.0` = after the second loop; a one-shot keeps counting while it holds its last frame) |
+//! | `Duration` -1 | the most specific `Mixes` entry for (from, to) (exact pair, `from -> *`, `* -> to`, `* -> *`), else `DefaultMix` |
+//! | `Duration` 0 | instant: the source is cut (`StateExited`), then `TransitionStarted`, `StateEntered` |
+//! | `Offset` | the target starts at that normalised time |
+//! | `*` into a state already active (the playing state or an enclosing sub-machine) | skipped |
+//! | any candidate into the running mix's target | skipped |
+//! | trigger tested by the transition that starts | consumed (cleared) |
+//! | trigger nobody used this frame | cleared at the end of `advance`, unless the parameter has `Latch` |
+//! | during a mix, `Interrupt` None | nothing is checked, not even `*` |
+//! | Interrupt Source | the source state's transitions and `*` |
+//! | Interrupt Target | the target state's transitions and `*` |
+//! | Interrupt Both | both sides and `*`, merged into one list by rank |
+//! | an interruption starts | the current blend's weights are frozen as the new source (its clips keep advancing), so the emitted weights are continuous |
+//! | more than [`MAX_INSTANCES`] states would blend at once | the lightest frozen source (never the layer's current state) is dropped and the others rescaled |
+//! | a sub-machine is entered | its entry state starts (recursively down to a clip or blend space) |
+//! | an inner transition to `<exit>` fires | the sub-machine is marked exited: from then on its inner transitions are no longer checked, its last inner state keeps playing, and the parent's transitions *from the sub-machine state* become candidates; until one of them fires the layer stays where it is (`*` transitions still apply) |
+//! | parent transitions from a sub-machine state | only checked once that sub-machine has exited |
+//! | `travel(layer, state)` | applied at the next advance, before transitions are chosen: starts a mix to that state (from any situation, freezing a running mix) with the `Mixes`/`DefaultMix` duration; skipped when the state is the running mix's target |
+//!
+//! # Normalised time
+//!
+//! A clip state's is `seconds played / clip length`, cumulative over loops. A blend space with
+//! `SyncTime` advances one shared phase at the weighted average of its clips' normalised rates
+//! (`sum(weight_i / length_i)`), and that phase is its normalised time; without `SyncTime` each
+//! clip plays at its own rate and the state's normalised time is that of its heaviest clip.
+
+use std::collections::HashMap;
+
+use super::bind::{self, BindError, Compiled, Motion, Target, Value};
+use super::blend_space::{MAX_WEIGHTS_1D, weights_1d};
+use super::{
+    AnimationGraph, EventList, GraphEvent, ParamId, ParameterType, StateId, TransitionId, TransitionInterrupt,
+};
+use crate::core::{ClipSample, LayerInfo, PoseBackend, SampleBuffer};
+
+/// Most states blending in one layer at once (frozen sources of interruption chains plus the
+/// running mix's target).
+pub const MAX_INSTANCES: usize = 8;
+
+/// Default [`LayerInfo::event_threshold`] for graph layers: a clip fires events while it has at
+/// least half its layer's weight.
+pub const DEFAULT_EVENT_THRESHOLD: f32 = 0.5;
+
+/// Why a parameter, layer or state access failed. The old value is kept.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ParameterError {
+    /// No parameter has this name.
+    #[error("no parameter \"{0}\" in the graph")]
+    Unknown(String),
+    /// The id is not a parameter of this graph.
+    #[error("parameter id {0} is out of range")]
+    BadId(u16),
+    /// The parameter has another type.
+    #[error("parameter \"{name}\" is a {actual}, not a {expected}")]
+    WrongType {
+        /// Parameter name.
+        name: String,
+        /// Its type.
+        actual: &'static str,
+        /// The type the call needs.
+        expected: &'static str,
+    },
+    /// NaN or infinity.
+    #[error("parameter \"{name}\": {value} is not a finite number")]
+    NotFinite {
+        /// Parameter name.
+        name: String,
+        /// The refused value.
+        value: f32,
+    },
+    /// A property path other than `Parameters/<name>`.
+    #[error("unknown property \"{0}\"; use \"Parameters/<name>\"")]
+    UnknownProperty(String),
+    /// An Int parameter set from a float with a fraction.
+    #[error("parameter \"{name}\" is an Int; {value} is not a whole number")]
+    NotWhole {
+        /// Parameter name.
+        name: String,
+        /// The refused value.
+        value: f32,
+    },
+}
+
+/// Why a layer or state call failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LayerError {
+    /// No such layer.
+    #[error("layer {0} does not exist")]
+    NoLayer(usize),
+    /// No state with this path in the layer.
+    #[error("layer {layer} has no state \"{path}\"; use a name or an Outer/Inner path")]
+    NoState {
+        /// The layer.
+        layer: usize,
+        /// The requested path.
+        path: String,
+    },
+    /// NaN or infinite weight.
+    #[error("layer weight {0} is not a finite number")]
+    NotFinite(f32),
+}
+
+/// A value for [`AnimationGraphPlayer::set_property`] / [`get_property`](AnimationGraphPlayer::get_property).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PropertyValue {
+    /// For Bool parameters (and triggers: `true` fires, `false` clears).
+    Bool(bool),
+    /// For Int parameters (Float ones accept it too).
+    Int(i32),
+    /// For Float parameters (Int ones accept whole numbers).
+    Float(f32),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Instance {
+    /// The leaf state playing.
+    state: StateId,
+    /// Seconds x rate for clips and unsynced blend spaces; cumulative phase for synced ones.
+    clock: f64,
+    /// `clock` before this frame's advance.
+    prev: f64,
+    /// Weight among the frozen sources (1 when alone).
+    weight: f32,
+    /// The tick at which the instance started.
+    entry_tick: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Running {
+    transition: Option<TransitionId>,
+    elapsed: f32,
+    duration: f32,
+    interrupt: TransitionInterrupt,
+    start_tick: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Side {
+    Source,
+    Target,
+}
+
+#[derive(Clone, Debug)]
+struct LayerRun {
+    /// Playing states; `sources[current]` is the layer's current state.
+    sources: Vec<Instance>,
+    current: usize,
+    /// The running mix's target.
+    target: Option<Instance>,
+    running: Option<Running>,
+    /// Bit d: the current state's enclosing sub-machine at depth d has exited.
+    current_exited: u32,
+    /// The same for the running mix's target.
+    target_exited: u32,
+    /// Authored weight, or the last `set_layer_weight`.
+    weight: f32,
+    event_threshold: f32,
+    pending_travel: Option<StateId>,
+}
+
+/// Evaluates an [`AnimationGraph`] each frame: parameters in, weighted clip samples out.
+///
+/// Bind once with [`new`](Self::new) (resolves clips and masks through the backend, sizes every
+/// buffer); then per frame set parameters, call [`advance`](Self::advance) and hand the buffer
+/// to [`PoseBackend::apply`]. See the [module docs](self) for the rules.
+///
+/// # Performance
+/// `advance` allocates nothing and looks up no strings; the `*_by_name` setters use a map built
+/// at bind (no allocation either, but the id forms are faster).
+pub struct AnimationGraphPlayer {
+    graph: Compiled,
+    values: Vec<Value>,
+    layers: Vec<LayerRun>,
+    events: EventList,
+    tick: u64,
+    started: bool,
+}
+
+impl std::fmt::Debug for AnimationGraphPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AnimationGraphPlayer")
+            .field("tick", &self.tick)
+            .field("layers", &self.layers.len())
+            .finish()
+    }
+}
+
+fn timing(clock: f64, prev: f64, length: f32, looping: bool) -> (f32, f32, bool) {
+    let length = length as f64;
+    if looping {
+        let looped = (clock / length).floor() != (prev / length).floor();
+        (clock.rem_euclid(length) as f32, prev.rem_euclid(length) as f32, looped)
+    } else {
+        (clock.clamp(0.0, length) as f32, prev.clamp(0.0, length) as f32, false)
+    }
+}
+
+fn phase_timing(phase: f64, prev: f64, length: f32, looping: bool) -> (f32, f32, bool) {
+    let length = length as f64;
+    if looping {
+        let looped = phase.floor() != prev.floor();
+        ((phase.rem_euclid(1.0) * length) as f32, (prev.rem_euclid(1.0) * length) as f32, looped)
+    } else {
+        ((phase.clamp(0.0, 1.0) * length) as f32, (prev.clamp(0.0, 1.0) * length) as f32, false)
+    }
+}
+
+impl AnimationGraphPlayer {
+    /// Binds a graph to a backend: validates it, resolves clips (a missing clip is a warning and
+    /// its samples are skipped) and masks, compiles it and sizes every buffer.
+    pub fn new(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<Self, BindError> {
+        let compiled = bind::bind(graph, backend)?;
+        let mut player = AnimationGraphPlayer {
+            values: compiled.parameters.iter().map(|p| p.default).collect(),
+            layers: Vec::new(),
+            events: EventList::with_capacity(compiled.event_capacity()),
+            tick: 0,
+            started: false,
+            graph: compiled,
+        };
+        player.layers = (0..player.graph.layers.len()).map(|l| player.entry_layer(l)).collect();
+        Ok(player)
+    }
+
+    fn entry_layer(&self, layer: usize) -> LayerRun {
+        let def = &self.graph.layers[layer];
+        let entry = self.graph.machines[def.machine.index()].entry;
+        let leaf = self.graph.states[entry.index()].entry_leaf;
+        let mut sources = Vec::with_capacity(MAX_INSTANCES);
+        sources.push(self.new_instance(leaf, 0.0));
+        LayerRun {
+            sources,
+            current: 0,
+            target: None,
+            running: None,
+            current_exited: 0,
+            target_exited: 0,
+            weight: def.weight,
+            event_threshold: DEFAULT_EVENT_THRESHOLD,
+            pending_travel: None,
+        }
+    }
+
+    /// Re-binds after the graph (or the backend's clips) changed. Parameter values are kept by
+    /// name where the type still matches; each layer (matched by name) keeps its current state by
+    /// path, with its clock, where that state still exists, otherwise it starts at its entry.
+    /// Running mixes are dropped. On error the player is unchanged.
+    pub fn rebind(&mut self, graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<(), BindError> {
+        let compiled = bind::bind(graph, backend)?;
+        let old_values: HashMap<&str, Value> =
+            self.graph.parameters.iter().zip(&self.values).map(|(p, v)| (p.name.as_str(), *v)).collect();
+        let values: Vec<Value> = compiled
+            .parameters
+            .iter()
+            .map(|p| match old_values.get(p.name.as_str()) {
+                Some(v) if std::mem::discriminant(v) == std::mem::discriminant(&p.default) => *v,
+                _ => p.default,
+            })
+            .collect();
+        let kept: Vec<(String, String, Instance, f32)> = self
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(l, run)| {
+                let current = run.sources[run.current];
+                let path = self.graph.states[current.state.index()].path.clone();
+                (self.graph.layers[l].name.clone(), path, current, run.weight)
+            })
+            .collect();
+        self.graph = compiled;
+        self.values = values;
+        self.events = EventList::with_capacity(self.graph.event_capacity());
+        self.layers = (0..self.graph.layers.len()).map(|l| self.entry_layer(l)).collect();
+        for (l, run) in self.layers.iter_mut().enumerate() {
+            let name = &self.graph.layers[l].name;
+            let Some((_, path, instance, weight)) = kept.iter().find(|k| &k.0 == name) else { continue };
+            run.weight = *weight;
+            if let Some(&state) = self.graph.state_by_path.get(&(l as u8, path.clone())) {
+                if self.graph.states[state.index()].motion.is_some() {
+                    run.sources[0] = Instance { state, ..*instance };
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn new_instance(&self, leaf: StateId, offset: f32) -> Instance {
+        let clock = match &self.graph.states[leaf.index()].motion {
+            Some(Motion::Clip { length, .. }) => offset as f64 * *length as f64,
+            Some(Motion::Blend1D { sync: true, .. }) | None => offset as f64,
+            Some(Motion::Blend1D { sync: false, param, points }) => {
+                let (index, _) = self.dominant_point(*param, points);
+                offset as f64 * self.graph.points[index].length as f64
+            }
+        };
+        Instance { state: leaf, clock, prev: clock, weight: 1.0, entry_tick: self.tick }
+    }
+
+    /// The heaviest point of a 1D blend space at the parameter's value: (global point index, weight).
+    fn dominant_point(&self, param: ParamId, points: &std::ops::Range<u32>) -> (usize, f32) {
+        let (count, weights) = self.blend_weights(param, points);
+        let mut best = weights[0];
+        for &w in &weights[1..count] {
+            if w.1 > best.1 {
+                best = w;
+            }
+        }
+        (points.start as usize + best.0 as usize, best.1)
+    }
+
+    fn blend_weights(
+        &self,
+        param: ParamId,
+        points: &std::ops::Range<u32>,
+    ) -> (usize, [(u16, f32); MAX_WEIGHTS_1D]) {
+        let x = self.values[param.index()].numeric();
+        let positions = &self.graph.positions[points.start as usize..points.end as usize];
+        let mut out = [(0u16, 0.0f32); MAX_WEIGHTS_1D];
+        let n = weights_1d(positions, x, &mut out);
+        (n, out)
+    }
+
+    /// Normalised time of an instance (see the module docs).
+    fn normalised(&self, instance: &Instance) -> f32 {
+        match &self.graph.states[instance.state.index()].motion {
+            Some(Motion::Clip { length, .. }) => (instance.clock / *length as f64) as f32,
+            Some(Motion::Blend1D { sync: true, .. }) | None => instance.clock as f32,
+            Some(Motion::Blend1D { sync: false, param, points }) => {
+                let (index, _) = self.dominant_point(*param, points);
+                (instance.clock / self.graph.points[index].length as f64) as f32
+            }
+        }
+    }
+
+    fn rate(&self, state: StateId) -> f64 {
+        let def = &self.graph.states[state.index()];
+        let multiplier = def.speed_param.map_or(1.0, |p| self.values[p.index()].numeric());
+        def.speed as f64 * multiplier as f64
+    }
+
+    // ---- parameters -----------------------------------------------------------------------
+
+    /// The id of the parameter with this name (resolve once, then use the id).
+    pub fn find_parameter(&self, name: &str) -> Option<ParamId> {
+        self.graph.param_by_name.get(name).copied()
+    }
+
+    /// How many parameters the graph has (ids are `0..count`).
+    pub fn parameter_count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// A parameter's name.
+    pub fn parameter_name(&self, param: ParamId) -> Option<&str> {
+        self.graph.parameters.get(param.index()).map(|p| p.name.as_str())
+    }
+
+    /// A parameter's type.
+    pub fn parameter_type(&self, param: ParamId) -> Option<ParameterType> {
+        self.graph.parameters.get(param.index()).map(|p| p.kind)
+    }
+
+    fn slot(&mut self, param: ParamId, expected: ParameterType) -> Result<&mut Value, ParameterError> {
+        let def = self.graph.parameters.get(param.index()).ok_or(ParameterError::BadId(param.0))?;
+        if def.kind != expected {
+            return Err(ParameterError::WrongType {
+                name: def.name.clone(),
+                actual: def.kind.as_str(),
+                expected: expected.as_str(),
+            });
+        }
+        Ok(&mut self.values[param.index()])
+    }
+
+    fn id(&self, name: &str) -> Result<ParamId, ParameterError> {
+        self.find_parameter(name).ok_or_else(|| ParameterError::Unknown(name.to_string()))
+    }
+
+    /// Sets a Bool parameter.
+    pub fn set_bool(&mut self, param: ParamId, value: bool) -> Result<(), ParameterError> {
+        *self.slot(param, ParameterType::Bool)? = Value::Bool(value);
+        Ok(())
+    }
+
+    /// Sets an Int parameter.
+    pub fn set_int(&mut self, param: ParamId, value: i32) -> Result<(), ParameterError> {
+        *self.slot(param, ParameterType::Int)? = Value::Int(value);
+        Ok(())
+    }
+
+    /// Sets a Float parameter; NaN and infinity are refused and the old value kept.
+    pub fn set_float(&mut self, param: ParamId, value: f32) -> Result<(), ParameterError> {
+        if !value.is_finite() {
+            let name = self.parameter_name(param).ok_or(ParameterError::BadId(param.0))?.to_string();
+            return Err(ParameterError::NotFinite { name, value });
+        }
+        *self.slot(param, ParameterType::Float)? = Value::Float(value);
+        Ok(())
+    }
+
+    /// Fires a trigger: set until a transition that tests it starts, or the end of this advance
+    /// (or, with `Latch`, until used).
+    pub fn fire(&mut self, trigger: ParamId) -> Result<(), ParameterError> {
+        *self.slot(trigger, ParameterType::Trigger)? = Value::Trigger(true);
+        Ok(())
+    }
+
+    /// Clears a trigger without it being used.
+    pub fn reset_trigger(&mut self, trigger: ParamId) -> Result<(), ParameterError> {
+        *self.slot(trigger, ParameterType::Trigger)? = Value::Trigger(false);
+        Ok(())
+    }
+
+    /// A Bool parameter's value (`None` for another type or id).
+    pub fn get_bool(&self, param: ParamId) -> Option<bool> {
+        match self.values.get(param.index()) {
+            Some(Value::Bool(b)) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// An Int parameter's value.
+    pub fn get_int(&self, param: ParamId) -> Option<i32> {
+        match self.values.get(param.index()) {
+            Some(Value::Int(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// A Float parameter's value.
+    pub fn get_float(&self, param: ParamId) -> Option<f32> {
+        match self.values.get(param.index()) {
+            Some(Value::Float(f)) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// Whether a trigger is set.
+    pub fn is_triggered(&self, trigger: ParamId) -> Option<bool> {
+        match self.values.get(trigger.index()) {
+            Some(Value::Trigger(t)) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// [`set_bool`](Self::set_bool) by name.
+    pub fn set_bool_by_name(&mut self, name: &str, value: bool) -> Result<(), ParameterError> {
+        self.set_bool(self.id(name)?, value)
+    }
+
+    /// [`set_int`](Self::set_int) by name.
+    pub fn set_int_by_name(&mut self, name: &str, value: i32) -> Result<(), ParameterError> {
+        self.set_int(self.id(name)?, value)
+    }
+
+    /// [`set_float`](Self::set_float) by name.
+    pub fn set_float_by_name(&mut self, name: &str, value: f32) -> Result<(), ParameterError> {
+        self.set_float(self.id(name)?, value)
+    }
+
+    /// [`fire`](Self::fire) by name.
+    pub fn fire_by_name(&mut self, name: &str) -> Result<(), ParameterError> {
+        self.fire(self.id(name)?)
+    }
+
+    /// Sets `Parameters/<name>` from a host's property system (keyframe tracks): Bool for bools
+    /// and triggers (`true` fires), Int or Float for floats, Int or a whole Float for ints.
+    pub fn set_property(&mut self, path: &str, value: PropertyValue) -> Result<(), ParameterError> {
+        let name = path
+            .strip_prefix("Parameters/")
+            .ok_or_else(|| ParameterError::UnknownProperty(path.to_string()))?;
+        let id = self.id(name)?;
+        let kind = self.graph.parameters[id.index()].kind;
+        match (kind, value) {
+            (ParameterType::Bool, PropertyValue::Bool(b)) => self.set_bool(id, b),
+            (ParameterType::Trigger, PropertyValue::Bool(true)) => self.fire(id),
+            (ParameterType::Trigger, PropertyValue::Bool(false)) => self.reset_trigger(id),
+            (ParameterType::Float, PropertyValue::Float(f)) => self.set_float(id, f),
+            (ParameterType::Float, PropertyValue::Int(i)) => self.set_float(id, i as f32),
+            (ParameterType::Int, PropertyValue::Int(i)) => self.set_int(id, i),
+            (ParameterType::Int, PropertyValue::Float(f)) => {
+                if !f.is_finite() {
+                    Err(ParameterError::NotFinite { name: name.to_string(), value: f })
+                } else if f.fract() != 0.0 || f < i32::MIN as f32 || f > i32::MAX as f32 {
+                    Err(ParameterError::NotWhole { name: name.to_string(), value: f })
+                } else {
+                    self.set_int(id, f as i32)
+                }
+            }
+            (kind, value) => Err(ParameterError::WrongType {
+                name: name.to_string(),
+                actual: kind.as_str(),
+                expected: match value {
+                    PropertyValue::Bool(_) => "Bool",
+                    PropertyValue::Int(_) => "Int",
+                    PropertyValue::Float(_) => "Float",
+                },
+            }),
+        }
+    }
+
+    /// Reads `Parameters/<name>` (triggers read as Bool).
+    pub fn get_property(&self, path: &str) -> Option<PropertyValue> {
+        let id = self.find_parameter(path.strip_prefix("Parameters/")?)?;
+        Some(match self.values[id.index()] {
+            Value::Bool(b) | Value::Trigger(b) => PropertyValue::Bool(b),
+            Value::Int(i) => PropertyValue::Int(i),
+            Value::Float(f) => PropertyValue::Float(f),
+        })
+    }
+
+    // ---- layers and states ----------------------------------------------------------------
+
+    /// How many layers the graph has.
+    pub fn layer_count(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// A layer's name.
+    pub fn layer_name(&self, layer: usize) -> Option<&str> {
+        self.graph.layers.get(layer).map(|l| l.name.as_str())
+    }
+
+    /// The index of the layer with this name.
+    pub fn find_layer(&self, name: &str) -> Option<usize> {
+        self.graph.layers.iter().position(|l| l.name == name)
+    }
+
+    /// Overrides a layer's authored weight (clamped to 0..1; `WeightParameter` still multiplies it).
+    pub fn set_layer_weight(&mut self, layer: usize, weight: f32) -> Result<(), LayerError> {
+        if !weight.is_finite() {
+            return Err(LayerError::NotFinite(weight));
+        }
+        self.layers.get_mut(layer).ok_or(LayerError::NoLayer(layer))?.weight = weight.clamp(0.0, 1.0);
+        Ok(())
+    }
+
+    /// Sets the weight below which a layer's samples fire no events (default 0.5).
+    pub fn set_event_threshold(&mut self, layer: usize, threshold: f32) -> Result<(), LayerError> {
+        if !threshold.is_finite() {
+            return Err(LayerError::NotFinite(threshold));
+        }
+        self.layers.get_mut(layer).ok_or(LayerError::NoLayer(layer))?.event_threshold = threshold;
+        Ok(())
+    }
+
+    /// A layer's effective weight: its weight (authored or set) x its `WeightParameter` (clamped to 0..1).
+    pub fn layer_weight(&self, layer: usize) -> f32 {
+        let Some(run) = self.layers.get(layer) else { return 0.0 };
+        let def = &self.graph.layers[layer];
+        let factor = def.weight_param.map_or(1.0, |p| self.values[p.index()].numeric().clamp(0.0, 1.0));
+        run.weight * factor
+    }
+
+    /// The state a layer is in (the playing leaf state, e.g. `Walk` inside `Locomotion`): the
+    /// source of a running mix until it completes.
+    pub fn current_state(&self, layer: usize) -> Option<StateId> {
+        self.layers.get(layer).map(|run| run.sources[run.current].state)
+    }
+
+    /// [`current_state`](Self::current_state) as an `Outer/Inner` path.
+    pub fn current_state_path(&self, layer: usize) -> Option<&str> {
+        self.current_state(layer).map(|s| self.state_path(s))
+    }
+
+    /// The current state's normalised time (cumulative over loops).
+    pub fn normalised_time(&self, layer: usize) -> Option<f32> {
+        self.layers.get(layer).map(|run| self.normalised(&run.sources[run.current]))
+    }
+
+    /// Whether a mix is running on the layer.
+    pub fn in_transition(&self, layer: usize) -> bool {
+        self.layers.get(layer).is_some_and(|run| run.running.is_some())
+    }
+
+    /// The running mix's target (leaf) state.
+    pub fn transition_target(&self, layer: usize) -> Option<StateId> {
+        self.layers.get(layer)?.target.map(|t| t.state)
+    }
+
+    /// The running mix's progress in 0..=1.
+    pub fn transition_progress(&self, layer: usize) -> Option<f32> {
+        self.layers.get(layer)?.running.map(|r| progress(&r))
+    }
+
+    /// The tick at which the layer's current state started playing.
+    pub fn state_entry_tick(&self, layer: usize) -> Option<u64> {
+        self.layers.get(layer).map(|run| run.sources[run.current].entry_tick)
+    }
+
+    /// The tick at which the running mix started.
+    pub fn transition_start_tick(&self, layer: usize) -> Option<u64> {
+        self.layers.get(layer)?.running.map(|r| r.start_tick)
+    }
+
+    /// The running mix's graph transition (`None` while none runs, or for `travel`).
+    pub fn running_transition(&self, layer: usize) -> Option<TransitionId> {
+        self.layers.get(layer)?.running?.transition
+    }
+
+    /// A state's own name.
+    pub fn state_name(&self, state: StateId) -> &str {
+        &self.graph.states[state.index()].name
+    }
+
+    /// A state's `Outer/Inner` path within its layer.
+    pub fn state_path(&self, state: StateId) -> &str {
+        &self.graph.states[state.index()].path
+    }
+
+    /// The state with this name or `Outer/Inner` path in a layer.
+    pub fn find_state(&self, layer: usize, path: &str) -> Option<StateId> {
+        let layer = u8::try_from(layer).ok()?;
+        self.graph.state_by_path.get(&(layer, path.to_string())).copied()
+    }
+
+    /// Starts a mix to a state (name or `Outer/Inner` path; a sub-machine enters its entry) at the
+    /// next advance. See the module docs for the rule.
+    pub fn travel(&mut self, layer: usize, path: &str) -> Result<(), LayerError> {
+        if layer >= self.layers.len() {
+            return Err(LayerError::NoLayer(layer));
+        }
+        let state = self
+            .find_state(layer, path)
+            .ok_or_else(|| LayerError::NoState { layer, path: path.to_string() })?;
+        self.layers[layer].pending_travel = Some(state);
+        Ok(())
+    }
+
+    /// Frames advanced so far (the net module's clock).
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// This frame's signals, in the order raised (see the module docs).
+    pub fn events(&self) -> &[GraphEvent] {
+        self.events.as_slice()
+    }
+
+    /// Signals lost this frame because the event list was full (see [`EventList`]).
+    pub fn events_dropped(&self) -> usize {
+        self.events.dropped()
+    }
+
+    /// Replaces the event list's capacity (computed at bind so that it cannot overflow); a game
+    /// that wants a smaller list can cap it. Allocates: call at setup, not per frame.
+    pub fn set_event_capacity(&mut self, capacity: usize) {
+        self.events = EventList::with_capacity(capacity);
+    }
+
+    /// Warnings found at bind (missing clips, zero-length clips).
+    pub fn warnings(&self) -> &[String] {
+        &self.graph.warnings
+    }
+
+    /// A buffer large enough for everything this graph can emit in one frame.
+    pub fn new_buffer(&self) -> SampleBuffer {
+        SampleBuffer::with_capacity(self.sample_capacity(), self.layers.len())
+    }
+
+    /// Most samples one advance writes (every layer at its longest interruption chain, each
+    /// state at its most clips).
+    pub fn sample_capacity(&self) -> usize {
+        self.graph.sample_capacity()
+    }
+
+    // ---- advance ----------------------------------------------------------------------------
+
+    /// Runs one frame: chooses transitions, advances clocks by `delta` seconds and writes this
+    /// frame's samples and layer infos into `out` (cleared first). A negative, NaN or infinite
+    /// `delta` counts as 0.
+    ///
+    /// # Performance
+    /// Allocates nothing; cost is O(layers x (playing states + candidate transitions)).
+    pub fn advance(&mut self, delta: f32, out: &mut SampleBuffer) {
+        let delta = if delta.is_finite() && delta > 0.0 { delta } else { 0.0 };
+        self.events.clear();
+        out.clear();
+        for layer in 0..self.layers.len() {
+            if !self.started {
+                let leaf = self.layers[layer].sources[0].state;
+                for i in 0..self.graph.ancestry(leaf).len() {
+                    let state = self.graph.ancestry(leaf)[i];
+                    self.events.push(GraphEvent::StateEntered { layer: layer as u8, state });
+                }
+            }
+            self.complete(layer);
+            self.choose(layer);
+        }
+        self.started = true;
+        for layer in 0..self.layers.len() {
+            self.advance_clocks(layer, delta);
+        }
+        for layer in 0..self.layers.len() {
+            self.emit(layer, out);
+        }
+        for (value, def) in self.values.iter_mut().zip(&self.graph.parameters) {
+            if let Value::Trigger(set) = value {
+                if *set && !def.latch {
+                    *set = false;
+                }
+            }
+        }
+        self.tick += 1;
+    }
+
+    /// Step 1a: a mix whose progress reached 1 completes.
+    fn complete(&mut self, layer: usize) {
+        let run = &self.layers[layer];
+        let Some(running) = run.running else { return };
+        if progress(&running) < 1.0 {
+            return;
+        }
+        let target = run.target.expect("a running mix has a target");
+        let first = self.events.as_slice().len();
+        for i in 0..run.sources.len() {
+            let leaf = self.layers[layer].sources[i].state;
+            self.exit_path(layer, leaf, first, |g, _, s| g.on_path(target.state, s));
+        }
+        let run = &mut self.layers[layer];
+        run.sources.clear();
+        run.sources.push(Instance { weight: 1.0, ..target });
+        run.current = 0;
+        run.current_exited = run.target_exited;
+        run.target = None;
+        run.running = None;
+    }
+
+    /// Raises `StateExited` for `leaf` and its enclosing states (innermost first), except those
+    /// `keep` says are still active and those already exited since event `first`.
+    fn exit_path(
+        &mut self,
+        layer: usize,
+        leaf: StateId,
+        first: usize,
+        keep: impl Fn(&Compiled, &LayerRun, StateId) -> bool,
+    ) {
+        let (graph, run, events) = (&self.graph, &self.layers[layer], &mut self.events);
+        for &state in graph.ancestry(leaf).iter().rev() {
+            if keep(graph, run, state) {
+                continue;
+            }
+            let exited = GraphEvent::StateExited { layer: layer as u8, state };
+            if events.as_slice()[first.min(events.as_slice().len())..].contains(&exited) {
+                continue;
+            }
+            events.push(exited);
+        }
+    }
+
+    /// Step 1b: travel, or the first transition whose rules hold.
+    fn choose(&mut self, layer: usize) {
+        if let Some(state) = self.layers[layer].pending_travel.take() {
+            let run = &self.layers[layer];
+            let leaf = self.graph.states[state.index()].entry_leaf;
+            if run.target.is_some_and(|t| self.graph.on_path(t.state, state)) {
+                return;
+            }
+            let from = run.sources[run.current].state;
+            let duration = self.graph.mix_duration(
+                self.graph.states[from.index()].mix_key,
+                self.graph.states[state.index()].mix_key,
+            );
+            self.start(layer, None, Side::Source, leaf, duration, 0.0, TransitionInterrupt::Both);
+            return;
+        }
+        let (source, target) = match self.layers[layer].running {
+            None => (true, false),
+            Some(r) => match r.interrupt {
+                TransitionInterrupt::None => return,
+                TransitionInterrupt::Source => (true, false),
+                TransitionInterrupt::Target => (false, true),
+                TransitionInterrupt::Both => (true, true),
+            },
+        };
+        // Each `<exit>` that fires marks a sub-machine exited and restarts the search; it can
+        // fire at most once per depth, so this ends.
+        for _ in 0..=super::MAX_MACHINE_DEPTH + 1 {
+            let Some((transition, side, level)) = self.find_candidate(layer, source, target) else { return };
+            let def = &self.graph.transitions[transition.index()];
+            let to = def.to;
+            let (duration, offset, interrupt) = (def.duration, def.offset, def.interrupt);
+            self.consume_triggers(transition);
+            match to {
+                Target::Exit => {
+                    let bit = 1u32 << (level - 1);
+                    let run = &mut self.layers[layer];
+                    match side {
+                        Side::Source => run.current_exited |= bit,
+                        Side::Target => run.target_exited |= bit,
+                    }
+                }
+                Target::State(state) => {
+                    let run = &self.layers[layer];
+                    let from = self.side_instance(run, side).state;
+                    let duration = if duration >= 0.0 {
+                        duration
+                    } else {
+                        self.graph.mix_duration(
+                            self.graph.states[from.index()].mix_key,
+                            self.graph.transitions[transition.index()].to_key,
+                        )
+                    };
+                    let leaf = self.graph.states[state.index()].entry_leaf;
+                    self.start(layer, Some(transition), side, leaf, duration, offset, interrupt);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn side_instance<'r>(&self, run: &'r LayerRun, side: Side) -> &'r Instance {
+        match side {
+            Side::Source => &run.sources[run.current],
+            Side::Target => run.target.as_ref().unwrap_or(&run.sources[run.current]),
+        }
+    }
+
+    /// The first passing candidate, merging the checked sides by rank.
+    fn find_candidate(&self, layer: usize, source: bool, target: bool) -> Option<(TransitionId, Side, u8)> {
+        let run = &self.layers[layer];
+        let empty: &[bind::Candidate] = &[];
+        let source_list = if source { self.graph.candidates(run.sources[run.current].state) } else { empty };
+        let target_list = match (target, run.target) {
+            (true, Some(t)) => self.graph.candidates(t.state),
+            _ => empty,
+        };
+        let (mut i, mut j) = (0, 0);
+        while i < source_list.len() || j < target_list.len() {
+            let rank = |c: &bind::Candidate| self.graph.transitions[c.transition.index()].rank;
+            let take_source = match (source_list.get(i), target_list.get(j)) {
+                (Some(a), Some(b)) => {
+                    if rank(a) == rank(b) {
+                        j += 1; // the same transition on both sides: check it once, as the source's
+                    }
+                    rank(a) <= rank(b)
+                }
+                (Some(_), None) => true,
+                _ => false,
+            };
+            let (candidate, side) = if take_source {
+                i += 1;
+                (source_list[i - 1], Side::Source)
+            } else {
+                j += 1;
+                (target_list[j - 1], Side::Target)
+            };
+            if self.passes(run, &candidate, side) {
+                return Some((candidate.transition, side, candidate.level));
+            }
+        }
+        None
+    }
+
+    fn passes(&self, run: &LayerRun, candidate: &bind::Candidate, side: Side) -> bool {
+        let exited = match side {
+            Side::Source => run.current_exited,
+            Side::Target => run.target_exited,
+        };
+        // Inside an exited sub-machine nothing is decided any more.
+        if exited & ((1u32 << candidate.level) - 1) != 0 {
+            return false;
+        }
+        if let Some(depth) = candidate.requires_exit {
+            if exited & (1 << depth) == 0 {
+                return false;
+            }
+        }
+        let def = &self.graph.transitions[candidate.transition.index()];
+        if let Target::State(to) = def.to {
+            let current = run.sources[run.current].state;
+            if def.from.is_none() && self.graph.on_path(current, to) {
+                return false; // `*` never into the active state
+            }
+            if run.target.is_some_and(|t| self.graph.on_path(t.state, to)) {
+                return false; // never into the running mix's target
+            }
+        }
+        if def.exit_time >= 0.0 && self.normalised(self.side_instance(run, side)) < def.exit_time {
+            return false;
+        }
+        self.graph.conditions(def).iter().all(|c| {
+            use super::ConditionOp as Op;
+            let Some(param) = c.param else { return c.op == Op::True };
+            let value = self.values[param.index()];
+            let v = c.value as f64;
+            match (c.op, value) {
+                (Op::True, Value::Bool(b)) => b,
+                (Op::False, Value::Bool(b)) => !b,
+                (Op::Triggered, Value::Trigger(t)) => t,
+                (Op::Greater, Value::Int(i)) => i as f64 > v,
+                (Op::Less, Value::Int(i)) => (i as f64) < v,
+                (Op::Equal, Value::Int(i)) => i as f64 == v,
+                (Op::NotEqual, Value::Int(i)) => i as f64 != v,
+                (Op::Greater, Value::Float(f)) => f as f64 > v,
+                (Op::Less, Value::Float(f)) => (f as f64) < v,
+                _ => false,
+            }
+        })
+    }
+
+    fn consume_triggers(&mut self, transition: TransitionId) {
+        let def = &self.graph.transitions[transition.index()];
+        for c in self.graph.conditions(def) {
+            if let (super::ConditionOp::Triggered, Some(p)) = (c.op, c.param) {
+                self.values[p.index()] = Value::Trigger(false);
+            }
+        }
+    }
+
+    fn is_active(&self, run: &LayerRun, state: StateId) -> bool {
+        run.sources.iter().any(|i| self.graph.on_path(i.state, state))
+            || run.target.is_some_and(|t| self.graph.on_path(t.state, state))
+    }
+
+    /// Starts a mix (or an instant cut) from the `side` state to `leaf`.
+    #[allow(clippy::too_many_arguments)]
+    fn start(
+        &mut self,
+        layer: usize,
+        transition: Option<TransitionId>,
+        side: Side,
+        leaf: StateId,
+        duration: f32,
+        offset: f32,
+        interrupt: TransitionInterrupt,
+    ) {
+        let l = layer as u8;
+        let from = self.side_instance(&self.layers[layer], side).state;
+        let instance = self.new_instance(leaf, offset);
+        // States on the target's path that are not active yet, outermost first.
+        let entering_from = {
+            let ancestry = self.graph.ancestry(leaf);
+            let run = &self.layers[layer];
+            ancestry.iter().position(|&s| !self.is_active(run, s)).unwrap_or(ancestry.len())
+        };
+        if duration <= 0.0 {
+            let first = self.events.as_slice().len();
+            let count = self.layers[layer].sources.len();
+            for i in 0..count {
+                let s = self.layers[layer].sources[i].state;
+                self.exit_path(layer, s, first, |g, _, st| g.on_path(leaf, st));
+            }
+            if let Some(t) = self.layers[layer].target {
+                self.exit_path(layer, t.state, first, |g, _, st| g.on_path(leaf, st));
+            }
+            self.events.push(GraphEvent::TransitionStarted { layer: l, from, to: leaf, transition });
+            self.enter_path(layer, leaf, entering_from);
+            let run = &mut self.layers[layer];
+            run.sources.clear();
+            run.sources.push(instance);
+            run.current = 0;
+            run.current_exited = 0;
+            run.target = None;
+            run.running = None;
+            return;
+        }
+        if let Some(running) = self.layers[layer].running {
+            // Interruption: freeze the current blend as the new source.
+            let t = progress(&running);
+            let old_target = self.layers[layer].target.expect("a running mix has a target");
+            let run = &mut self.layers[layer];
+            for s in run.sources.iter_mut() {
+                s.weight *= 1.0 - t;
+            }
+            if run.sources.len() >= MAX_INSTANCES - 1 {
+                self.drop_lightest(layer, old_target.state, leaf);
+            }
+            let run = &mut self.layers[layer];
+            run.sources.push(Instance { weight: t, ..old_target });
+            if side == Side::Target {
+                run.current = run.sources.len() - 1;
+                run.current_exited = run.target_exited;
+            }
+        }
+        self.events.push(GraphEvent::TransitionStarted { layer: l, from, to: leaf, transition });
+        self.enter_path(layer, leaf, entering_from);
+        let tick = self.tick;
+        let run = &mut self.layers[layer];
+        run.target = Some(instance);
+        run.target_exited = 0;
+        run.running = Some(Running { transition, elapsed: 0.0, duration, interrupt, start_tick: tick });
+    }
+
+    fn enter_path(&mut self, layer: usize, leaf: StateId, from_depth: usize) {
+        let count = self.graph.ancestry(leaf).len();
+        for d in from_depth..count {
+            let state = self.graph.ancestry(leaf)[d];
+            self.events.push(GraphEvent::StateEntered { layer: layer as u8, state });
+        }
+    }
+
+    /// Makes room in a full interruption chain: drops the lightest frozen source other than the
+    /// current state, rescales the rest to keep their sum, and exits its states if nothing else
+    /// plays them.
+    fn drop_lightest(&mut self, layer: usize, old_target: StateId, new_target: StateId) {
+        let run = &self.layers[layer];
+        let mut lightest = None;
+        for (i, s) in run.sources.iter().enumerate() {
+            if i != run.current && lightest.is_none_or(|(_, w)| s.weight < w) {
+                lightest = Some((i, s.weight));
+            }
+        }
+        let Some((index, _)) = lightest else { return };
+        let run = &mut self.layers[layer];
+        let dropped = run.sources.remove(index);
+        if run.current > index {
+            run.current -= 1;
+        }
+        let total: f32 = run.sources.iter().map(|s| s.weight).sum();
+        let kept = total + dropped.weight;
+        if total > 0.0 {
+            for s in run.sources.iter_mut() {
+                s.weight *= kept / total;
+            }
+        }
+        let first = self.events.as_slice().len();
+        self.exit_path(layer, dropped.state, first, |g, run, st| {
+            g.on_path(old_target, st)
+                || g.on_path(new_target, st)
+                || run.sources.iter().any(|s| g.on_path(s.state, st))
+        });
+    }
+
+    /// Step 2: clocks and mixes advance.
+    fn advance_clocks(&mut self, layer: usize, delta: f32) {
+        let count = self.layers[layer].sources.len();
+        for i in 0..count {
+            let instance = self.layers[layer].sources[i];
+            self.layers[layer].sources[i] = self.advanced(instance, delta);
+        }
+        if let Some(target) = self.layers[layer].target {
+            self.layers[layer].target = Some(self.advanced(target, delta));
+        }
+        if let Some(running) = &mut self.layers[layer].running {
+            running.elapsed += delta;
+        }
+    }
+
+    fn advanced(&self, mut instance: Instance, delta: f32) -> Instance {
+        let rate = self.rate(instance.state) * delta as f64;
+        instance.prev = instance.clock;
+        instance.clock += match &self.graph.states[instance.state.index()].motion {
+            Some(Motion::Blend1D { sync: true, param, points }) => {
+                let (n, weights) = self.blend_weights(*param, points);
+                let pts = self.graph.points(points);
+                let normalised_rate: f64 =
+                    weights[..n].iter().map(|&(j, w)| w as f64 / pts[j as usize].length as f64).sum();
+                rate * normalised_rate
+            }
+            _ => rate,
+        };
+        instance
+    }
+
+    /// Step 3: this layer's info and samples.
+    fn emit(&self, layer: usize, out: &mut SampleBuffer) {
+        let run = &self.layers[layer];
+        let def = &self.graph.layers[layer];
+        out.push_layer(LayerInfo {
+            blend: def.blend,
+            weight: self.layer_weight(layer),
+            mask: def.mask,
+            event_threshold: run.event_threshold,
+        });
+        let t = run.running.map(|r| progress(&r));
+        for s in &run.sources {
+            self.emit_instance(layer as u8, s, s.weight * t.map_or(1.0, |t| 1.0 - t), out);
+        }
+        if let (Some(target), Some(t)) = (run.target, t) {
+            self.emit_instance(layer as u8, &target, t, out);
+        }
+    }
+
+    fn emit_instance(&self, layer: u8, instance: &Instance, weight: f32, out: &mut SampleBuffer) {
+        if weight <= 0.0 {
+            return;
+        }
+        match &self.graph.states[instance.state.index()].motion {
+            Some(Motion::Clip { clip: Some(clip), length, looping }) => {
+                let (time, prev_time, looped) = timing(instance.clock, instance.prev, *length, *looping);
+                out.push_sample(ClipSample { clip: *clip, time, prev_time, weight, layer, looped });
+            }
+            Some(Motion::Blend1D { param, points, sync }) => {
+                let (n, weights) = self.blend_weights(*param, points);
+                let pts = self.graph.points(points);
+                for &(j, w) in &weights[..n] {
+                    let point = &pts[j as usize];
+                    let Some(clip) = point.clip else { continue };
+                    let (time, prev_time, looped) = if *sync {
+                        phase_timing(instance.clock, instance.prev, point.length, point.looping)
+                    } else {
+                        timing(instance.clock, instance.prev, point.length, point.looping)
+                    };
+                    out.push_sample(ClipSample { clip, time, prev_time, weight: weight * w, layer, looped });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn progress(running: &Running) -> f32 {
+    if running.duration <= 0.0 { 1.0 } else { (running.elapsed / running.duration).min(1.0) }
+}
