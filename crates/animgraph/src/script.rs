@@ -215,7 +215,9 @@ fn parse_step(index: usize, step: &Json) -> Result<Step, ScriptError> {
                         Json::Bool(b) => ScriptValue::Bool(*b),
                         Json::Number(n) => ScriptValue::Number(n.as_f64().unwrap_or(f64::NAN)),
                         other => {
-                            return Err(e(format!("parameter \"{name}\": {other} is not a bool or a number")));
+                            return Err(e(format!(
+                                "parameter \"{name}\": {other} is not a bool or a number"
+                            )));
                         }
                     };
                     sets.push((name.clone(), value));

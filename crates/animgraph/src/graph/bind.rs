@@ -159,8 +159,8 @@ pub(crate) struct Compiled {
     pub layers: Vec<LayerDef>,
     pub machines: Vec<MachineDef>,
     pub states: Vec<StateDef>,
-    /// `(layer, "Outer/Inner")` -> state.
-    pub state_by_path: HashMap<(u8, String), StateId>,
+    /// Per layer: `"Outer/Inner"` -> state.
+    pub state_by_path: Vec<HashMap<String, StateId>>,
     pub ancestry: Vec<StateId>,
     pub transitions: Vec<TransitionDef>,
     pub conditions: Vec<ConditionDef>,
@@ -258,7 +258,7 @@ pub(crate) fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Res
             layers: Vec::new(),
             machines: Vec::new(),
             states: Vec::new(),
-            state_by_path: HashMap::new(),
+            state_by_path: Vec::new(),
             ancestry: Vec::new(),
             transitions: Vec::new(),
             conditions: Vec::new(),
@@ -486,7 +486,10 @@ impl Binder<'_> {
                 _ => state.name.as_str(),
             };
             let mix_key = self.mix_key(key_name);
-            self.out.state_by_path.insert((layer, path.clone()), id);
+            if self.out.state_by_path.len() <= layer as usize {
+                self.out.state_by_path.resize_with(layer as usize + 1, HashMap::new);
+            }
+            self.out.state_by_path[layer as usize].insert(path.clone(), id);
             self.out.states.push(StateDef {
                 name: state.name.clone(),
                 path,

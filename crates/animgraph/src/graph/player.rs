@@ -293,7 +293,7 @@ impl AnimationGraphPlayer {
             let name = &self.graph.layers[l].name;
             let Some((_, path, instance, weight)) = kept.iter().find(|k| &k.0 == name) else { continue };
             run.weight = *weight;
-            if let Some(&state) = self.graph.state_by_path.get(&(l as u8, path.clone())) {
+            if let Some(&state) = self.graph.state_by_path[l].get(path.as_str()) {
                 if self.graph.states[state.index()].motion.is_some() {
                     run.sources[0] = Instance { state, ..*instance };
                 }
@@ -628,8 +628,7 @@ impl AnimationGraphPlayer {
 
     /// The state with this name or `Outer/Inner` path in a layer.
     pub fn find_state(&self, layer: usize, path: &str) -> Option<StateId> {
-        let layer = u8::try_from(layer).ok()?;
-        self.graph.state_by_path.get(&(layer, path.to_string())).copied()
+        self.graph.state_by_path.get(layer)?.get(path).copied()
     }
 
     /// Starts a mix to a state (name or `Outer/Inner` path; a sub-machine enters its entry) at the

@@ -1,0 +1,361 @@
+//! Behaviour of the player outside the golden scenarios: parameters, rebind, events, invariants.
+
+use std::collections::BTreeMap;
+
+use animgraph::graph::*;
+use animgraph::mres;
+use animgraph::script::{ClipSpec, RecordingBackend, Script, Simulation};
+
+fn asset(name: &str) -> AnimationGraph {
+    mres::load_file(format!("{}/../../assets/graphs/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+}
+
+fn scenario_graph(name: &str) -> AnimationGraph {
+    mres::load_file(format!("{}/tests/scenarios/graphs/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+}
+
+fn backend(clips: &[(&str, f32, bool)]) -> RecordingBackend {
+    let map: BTreeMap<String, ClipSpec> = clips
+        .iter()
+        .map(|(n, l, looping)| (n.to_string(), ClipSpec { length: *l, looping: *looping }))
+        .collect();
+    RecordingBackend::new(&map)
+}
+
+fn locomotion_backend() -> RecordingBackend {
+    backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)])
+}
+
+#[test]
+fn parameters_by_id_and_name() {
+    let mut b = locomotion_backend();
+    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut b).unwrap();
+    let speed = player.find_parameter("speed").unwrap();
+    player.set_float(speed, 3.2).unwrap();
+    assert_eq!(player.get_float(speed), Some(3.2));
+    player.set_float_by_name("speed", 1.0).unwrap();
+    assert_eq!(player.get_property("Parameters/speed"), Some(PropertyValue::Float(1.0)));
+    player.set_property("Parameters/speed", PropertyValue::Int(2)).unwrap();
+    assert_eq!(player.get_float(speed), Some(2.0));
+    let jump = player.find_parameter("jump").unwrap();
+    player.set_property("Parameters/jump", PropertyValue::Bool(true)).unwrap();
+    assert_eq!(player.is_triggered(jump), Some(true));
+    assert_eq!(player.find_parameter("nope"), None);
+}
+
+#[test]
+fn bad_parameter_writes_are_errors_that_keep_the_old_value() {
+    let mut b = locomotion_backend();
+    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut b).unwrap();
+    let speed = player.find_parameter("speed").unwrap();
+    player.set_float(speed, 1.5).unwrap();
+    let e = player.set_float(speed, f32::NAN).unwrap_err();
+    assert!(e.to_string().contains("\"speed\": NaN is not a finite number"), "{e}");
+    assert!(player.set_float(speed, f32::INFINITY).is_err());
+    assert_eq!(player.get_float(speed), Some(1.5));
+    let e = player.set_bool(speed, true).unwrap_err();
+    assert_eq!(e.to_string(), "parameter \"speed\" is a Float, not a Bool");
+    assert_eq!(player.get_float(speed), Some(1.5));
+    let e = player.fire_by_name("speed").unwrap_err();
+    assert!(matches!(e, ParameterError::WrongType { .. }));
+    assert!(matches!(player.set_float_by_name("sped", 1.0), Err(ParameterError::Unknown(_))));
+    assert!(matches!(player.set_int(ParamId(99), 1), Err(ParameterError::BadId(99))));
+    assert!(matches!(
+        player.set_property("Speed", PropertyValue::Float(1.0)),
+        Err(ParameterError::UnknownProperty(_))
+    ));
+    assert_eq!(player.get_float(speed), Some(1.5));
+}
+
+#[test]
+fn int_properties_accept_only_whole_floats() {
+    let mut b = backend(&[("a", 1.0, true)]);
+    let mut graph = scenario_graph("conditions.mres");
+    graph.layers[0]
+        .machine
+        .states
+        .iter_mut()
+        .for_each(|s| s.kind = StateKind::Clip(ClipState { clip: "a".into(), looping: true }));
+    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    player.set_property("Parameters/count", PropertyValue::Float(3.0)).unwrap();
+    assert_eq!(player.get_property("Parameters/count"), Some(PropertyValue::Int(3)));
+    assert!(matches!(
+        player.set_property("Parameters/count", PropertyValue::Float(2.5)),
+        Err(ParameterError::NotWhole { .. })
+    ));
+    assert_eq!(player.get_property("Parameters/count"), Some(PropertyValue::Int(3)));
+}
+
+#[test]
+fn a_missing_clip_is_warned_once_and_its_samples_skipped() {
+    let mut b = backend(&[("idle", 2.0, true), ("walk", 0.708, true)]);
+    let player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut b);
+    let mut player = player.unwrap();
+    let warnings = player.warnings().to_vec();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("clip \"run\" is not in the skeleton"));
+    assert!(warnings[1].contains("clip \"jump\""));
+    let mut buffer = player.new_buffer();
+    player.set_float_by_name("speed", 3.0).unwrap();
+    player.advance(0.1, &mut buffer);
+    // walk at 0.4 is emitted; run (0.6) is missing and skipped.
+    assert_eq!(buffer.samples().len(), 1);
+    assert!((buffer.samples()[0].weight - 0.4).abs() < 1e-6);
+}
+
+#[test]
+fn two_d_blend_spaces_are_refused_clearly_until_supported() {
+    let mut b = RecordingBackend::default();
+    let err = AnimationGraphPlayer::new(&asset("showcase.mres"), &mut b).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("Locomotion/Strafe") && text.contains("not supported"), "{text}");
+}
+
+#[test]
+fn an_invalid_graph_does_not_bind() {
+    let mut graph = asset("locomotion.mres");
+    graph.layers[0].machine.entry = "Nowhere".into();
+    let err = AnimationGraphPlayer::new(&graph, &mut locomotion_backend()).unwrap_err();
+    assert!(matches!(err, BindError::Invalid(_)));
+    assert!(err.to_string().contains("Layers[0].Machine.Entry: no state \"Nowhere\""), "{err}");
+}
+
+fn run_frames(player: &mut AnimationGraphPlayer, frames: usize) {
+    let mut buffer = player.new_buffer();
+    for _ in 0..frames {
+        player.advance(1.0 / 60.0, &mut buffer);
+    }
+}
+
+#[test]
+fn rebind_keeps_the_current_state_by_name_after_a_rename_elsewhere() {
+    let mut b = locomotion_backend();
+    let mut graph = asset("locomotion.mres");
+    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    player.travel(0, "Jump").unwrap();
+    run_frames(&mut player, 20);
+    assert_eq!(player.current_state_path(0), Some("Jump"));
+    let time = player.normalised_time(0).unwrap();
+    player.set_float_by_name("speed", 2.0).unwrap();
+    // Rename the other state: Jump keeps playing where it was.
+    graph.layers[0].machine.states[0].name = "Locomotion".into();
+    graph.layers[0].machine.entry = "Locomotion".into();
+    graph.layers[0].machine.transitions[1].to = "Locomotion".into();
+    player.rebind(&graph, &mut b).unwrap();
+    assert_eq!(player.current_state_path(0), Some("Jump"));
+    assert_eq!(player.normalised_time(0), Some(time));
+    assert_eq!(player.get_float(player.find_parameter("speed").unwrap()), Some(2.0), "parameters survive");
+    run_frames(&mut player, 60);
+    assert_eq!(player.current_state_path(0), Some("Locomotion"), "the renamed state is reachable");
+}
+
+#[test]
+fn rebind_after_deleting_the_active_state_falls_back_to_the_entry() {
+    let mut b = locomotion_backend();
+    let mut graph = asset("locomotion.mres");
+    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    player.travel(0, "Jump").unwrap();
+    run_frames(&mut player, 20);
+    graph.layers[0].machine.states.remove(1);
+    graph.layers[0].machine.transitions.clear();
+    player.rebind(&graph, &mut b).unwrap();
+    assert_eq!(player.current_state_path(0), Some("Move"));
+    assert!(!player.in_transition(0));
+    run_frames(&mut player, 1);
+    assert_eq!(player.current_state_path(0), Some("Move"));
+}
+
+#[test]
+fn a_failed_rebind_leaves_the_player_unchanged() {
+    let mut b = locomotion_backend();
+    let mut graph = asset("locomotion.mres");
+    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    player.travel(0, "Jump").unwrap();
+    run_frames(&mut player, 5);
+    graph.layers[0].machine.entry = "Missing".into();
+    assert!(player.rebind(&graph, &mut b).is_err());
+    // Still mid-mix (0.2 s DefaultMix): the current state is the source until it completes.
+    assert_eq!(player.current_state_path(0), Some("Move"));
+    assert_eq!(player.transition_target(0).map(|s| player.state_path(s)), Some("Jump"));
+}
+
+#[test]
+fn travel_to_an_unknown_state_is_an_error() {
+    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
+    assert_eq!(
+        player.travel(0, "Fly").unwrap_err().to_string(),
+        "layer 0 has no state \"Fly\"; use a name or an Outer/Inner path"
+    );
+    assert!(matches!(player.travel(3, "Jump"), Err(LayerError::NoLayer(3))));
+    assert!(matches!(player.set_layer_weight(0, f32::NAN), Err(LayerError::NotFinite(_))));
+}
+
+#[test]
+fn event_overflow_keeps_the_earliest_and_counts_the_rest() {
+    let mut player = AnimationGraphPlayer::new(
+        &scenario_graph("nested.mres"),
+        &mut backend(&[("idle", 1.0, true), ("walk", 1.0, true), ("fall", 1.0, true), ("hurt", 0.5, false)]),
+    )
+    .unwrap();
+    let mut buffer = player.new_buffer();
+    player.advance(0.1, &mut buffer);
+    assert_eq!(player.events().len(), 2, "entry: Locomotion and Locomotion/Idle");
+    player.set_event_capacity(2);
+    player.fire_by_name("hurt").unwrap();
+    player.advance(0.1, &mut buffer);
+    // Exited Idle, Exited Locomotion, Started, Entered Hurt: only the first two fit.
+    let kinds: Vec<&str> = player.events().iter().map(|e| e.kind()).collect();
+    assert_eq!(kinds, ["StateExited", "StateExited"]);
+    assert_eq!(player.events_dropped(), 2);
+    assert_eq!(player.current_state_path(0), Some("Hurt"), "dropping events never changes behaviour");
+    player.advance(0.1, &mut buffer);
+    assert_eq!(player.events_dropped(), 0, "the count is per frame");
+}
+
+#[test]
+fn bad_deltas_count_as_zero() {
+    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
+    let mut buffer = player.new_buffer();
+    for delta in [f32::NAN, -1.0, f32::INFINITY, 0.0] {
+        player.advance(delta, &mut buffer);
+        assert_eq!(buffer.samples()[0].time, 0.0);
+    }
+    assert_eq!(player.tick(), 4);
+}
+
+#[test]
+fn sync_time_keeps_walk_and_run_in_phase() {
+    // The Fox's walk (0.708 s) and run (1.158 s).
+    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
+    let mut buffer = player.new_buffer();
+    let speed = player.find_parameter("speed").unwrap();
+    for frame in 0..2000 {
+        // Sweep the blend between walk and run back and forth.
+        let x = 1.5 + 2.5 * (0.5 + 0.5 * (frame as f32 * 0.01).sin());
+        player.set_float(speed, x).unwrap();
+        player.advance(1.0 / 60.0, &mut buffer);
+        let samples = buffer.samples();
+        if samples.len() == 2 {
+            let phase = |i: usize, length: f32| samples[i].time / length;
+            let (walk, run) = (phase(0, 0.708), phase(1, 1.158));
+            assert!((walk - run).abs() < 1e-4, "frame {frame}: walk {walk} run {run}");
+        }
+    }
+}
+
+#[test]
+fn weights_stay_normalised_and_continuous_under_random_interruptions() {
+    // Random pulses on the interrupt graph: every layer's Replace weights sum to 1 every frame,
+    // and no clip's weight jumps by more than one frame of mix progress.
+    let graph = scenario_graph("interrupt.mres");
+    let mut b =
+        backend(&[("a", 1.0, true), ("b", 0.7, true), ("c", 1.3, true), ("d", 0.9, true), ("e", 1.1, true)]);
+    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut buffer = player.new_buffer();
+    let params: Vec<ParamId> =
+        ["gob", "goc", "god", "any"].iter().map(|n| player.find_parameter(n).unwrap()).collect();
+    let mut seed = 12345u64;
+    let mut previous: Vec<(u8, u32, f32)> = Vec::new();
+    let delta = 0.05f32;
+    for frame in 0..5000 {
+        for &p in &params {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            player.set_bool(p, (seed >> 60) == 0).unwrap();
+        }
+        player.advance(delta, &mut buffer);
+        let mut sums = [0.0f32; 4];
+        let mut now: Vec<(u8, u32, f32)> = Vec::new();
+        for s in buffer.samples() {
+            sums[s.layer as usize] += s.weight;
+            match now.iter_mut().find(|(l, c, _)| *l == s.layer && *c == s.clip.0) {
+                Some(entry) => entry.2 += s.weight,
+                None => now.push((s.layer, s.clip.0, s.weight)),
+            }
+        }
+        for (l, sum) in sums.iter().enumerate() {
+            assert!((sum - 1.0).abs() < 1e-5, "frame {frame} layer {l}: weights sum to {sum}");
+        }
+        // Shortest mix is 0.5 s: one frame moves a weight by at most delta / 0.5 (plus the
+        // drop of the lightest source in a full chain, which this graph never reaches).
+        for (l, c, w) in now.iter().filter(|_| frame > 0) {
+            let before = previous.iter().find(|(pl, pc, _)| pl == l && pc == c).map_or(0.0, |p| p.2);
+            assert!(
+                (w - before).abs() <= delta / 0.5 + 1e-4,
+                "frame {frame} layer {l} clip {c}: {before} -> {w}"
+            );
+        }
+        previous = now;
+    }
+}
+
+#[test]
+fn buffer_capacity_covers_the_worst_case() {
+    // chain.mres: one layer, 12 clip states, every mix interruptible from the target.
+    let graph = scenario_graph("chain.mres");
+    let clips: Vec<(String, f32, bool)> = (0..12).map(|i| (format!("c{i}"), 1.0, true)).collect();
+    let clip_refs: Vec<(&str, f32, bool)> = clips.iter().map(|(n, l, b)| (n.as_str(), *l, *b)).collect();
+    let mut player = AnimationGraphPlayer::new(&graph, &mut backend(&clip_refs)).unwrap();
+    let mut buffer = player.new_buffer();
+    let next = player.find_parameter("next").unwrap();
+    let mut most = 0;
+    for _ in 0..30 {
+        player.fire(next).unwrap();
+        player.advance(0.01, &mut buffer);
+        most = most.max(buffer.samples().len());
+        assert_eq!(buffer.dropped(), 0);
+    }
+    assert_eq!(most, animgraph::graph::player::MAX_INSTANCES, "the chain reaches the bound");
+    assert_eq!(player.sample_capacity(), most, "and the buffer is sized exactly for it");
+}
+
+#[test]
+fn simulate_errors_name_the_step() {
+    let graph = asset("locomotion.mres");
+    let cases = [
+        (
+            r#"{"frames": 10, "steps": [{"frame": 1, "set": {"sped": 1}}]}"#,
+            "step 0: no parameter \"sped\" in the graph",
+        ),
+        (
+            r#"{"frames": 10, "steps": [{"frame": 1, "set": {"speed": true}}]}"#,
+            "step 0: parameter \"speed\" is a Float; true is not a finite number",
+        ),
+        (
+            r#"{"frames": 10, "steps": [{"frame": 1}, {"frame": 2, "fire": "speed"}]}"#,
+            "step 1: \"speed\" is not a trigger",
+        ),
+        (
+            r#"{"frames": 10, "steps": [{"frame": 1, "travel": {"layer": 0, "state": "Fly"}}]}"#,
+            "step 0: layer 0 has no state \"Fly\"",
+        ),
+        (
+            r#"{"frames": 10, "steps": [{"frame": 1, "travel": {"layer": 2, "state": "Jump"}}]}"#,
+            "step 0: layer 2 does not exist",
+        ),
+    ];
+    for (text, message) in cases {
+        let script = Script::parse(text).unwrap();
+        let err = Simulation::recording(&graph, &script).err().expect(message).to_string();
+        assert!(err.starts_with(message), "{err}");
+    }
+    let parse_cases = [
+        (
+            r#"{"frames": 10, "steps": [{"frame": 5}, {"frame": 2}]}"#,
+            "step 1: frame 2 comes after frame 5; order steps by frame",
+        ),
+        (r#"{"frames": 10, "steps": [{"frame": 12}]}"#, "step 0: frame 12 is past the script's 10 frames"),
+        (r#"{"frames": 10, "steps": [{"frame": 1, "jump": 1}]}"#, "step 0: unknown action \"jump\""),
+        (
+            r#"{"frames": 10, "steps": [{"frame": 1, "set": {"speed": "fast"}}]}"#,
+            "step 0: parameter \"speed\": \"fast\" is not a bool or a number",
+        ),
+        (r#"{"steps": []}"#, "\"frames\" is missing"),
+        (r#"{"frames": 1, "fps": 0}"#, "\"fps\" must be a number above 0"),
+        (r#"{"frames": 1, "clips": {"a": {"length": -1}}}"#, "clip \"a\" needs a \"length\" above 0 seconds"),
+        ("{", "malformed JSON"),
+    ];
+    for (text, message) in parse_cases {
+        let err = Script::parse(text).unwrap_err().to_string();
+        assert!(err.starts_with(message), "{err}");
+    }
+}

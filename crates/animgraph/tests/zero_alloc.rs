@@ -1,0 +1,118 @@
+//! After bind, `advance` (and parameter writes, by id or by name, and travel) allocate nothing.
+//! A counting global allocator, counting per thread so the parallel test harness cannot disturb it.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::BTreeMap;
+
+use animgraph::graph::AnimationGraphPlayer;
+use animgraph::mres;
+use animgraph::script::{ClipSpec, RecordingBackend};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(|a| a.get())
+}
+
+fn graph(path: &str) -> animgraph::AnimationGraph {
+    mres::load_file(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+}
+
+fn backend(clips: &[(&str, f32, bool)]) -> RecordingBackend {
+    let map: BTreeMap<String, ClipSpec> = clips
+        .iter()
+        .map(|(n, l, looping)| (n.to_string(), ClipSpec { length: *l, looping: *looping }))
+        .collect();
+    RecordingBackend::new(&map)
+}
+
+#[test]
+fn ten_thousand_busy_frames_allocate_nothing() {
+    let locomotion = graph("../../assets/graphs/locomotion.mres");
+    // The recording backend's own `apply` records into growing vectors, so it is not called
+    // here: this test measures the player.
+    let mut b =
+        backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)]);
+    let mut player = AnimationGraphPlayer::new(&locomotion, &mut b).unwrap();
+    let mut buffer = player.new_buffer();
+    let speed = player.find_parameter("speed").unwrap();
+    let jump = player.find_parameter("jump").unwrap();
+
+    let interrupt = graph("tests/scenarios/graphs/interrupt.mres");
+    let mut b2 =
+        backend(&[("a", 1.0, true), ("b", 0.7, true), ("c", 1.3, true), ("d", 0.9, true), ("e", 1.1, false)]);
+    let mut busy = AnimationGraphPlayer::new(&interrupt, &mut b2).unwrap();
+    let mut busy_buffer = busy.new_buffer();
+
+    let nested = graph("tests/scenarios/graphs/nested.mres");
+    let mut b3 =
+        backend(&[("idle", 1.0, true), ("walk", 0.8, true), ("fall", 0.5, true), ("hurt", 0.4, false)]);
+    let mut inner = AnimationGraphPlayer::new(&nested, &mut b3).unwrap();
+    let mut inner_buffer = inner.new_buffer();
+
+    let before = allocations();
+    let mut events = 0usize;
+    let mut samples = 0usize;
+    for frame in 0..10_000u32 {
+        let x = (frame as f32 * 0.013).sin() * 3.0 + 2.0;
+        player.set_float(speed, x).unwrap();
+        if frame % 97 == 0 {
+            player.fire(jump).unwrap();
+        }
+        if frame % 333 == 0 {
+            player.set_float_by_name("speed", 1.0).unwrap();
+            player.travel(0, "Jump").unwrap();
+        }
+        player.advance(1.0 / 60.0, &mut buffer);
+
+        for (i, name) in ["gob", "goc", "god", "any"].iter().enumerate() {
+            busy.set_bool_by_name(name, (frame / 3 + i as u32) % 7 == 0).unwrap();
+        }
+        busy.advance(1.0 / 30.0, &mut busy_buffer);
+
+        inner.set_float_by_name("speed", if frame % 200 < 100 { 1.0 } else { 0.0 }).unwrap();
+        inner.set_bool_by_name("grounded", frame % 150 < 120).unwrap();
+        if frame % 411 == 0 {
+            inner.fire_by_name("hurt").unwrap();
+        }
+        inner.advance(1.0 / 60.0, &mut inner_buffer);
+
+        events += player.events().len() + busy.events().len() + inner.events().len();
+        samples += buffer.samples().len() + busy_buffer.samples().len() + inner_buffer.samples().len();
+    }
+    let after = allocations();
+    // The script must really have been busy.
+    assert!(events > 1000, "only {events} events");
+    assert!(samples > 50_000, "only {samples} samples");
+    assert_eq!(after - before, 0, "advance allocated {} times", after - before);
+}
+
+#[test]
+fn the_counter_counts() {
+    let before = allocations();
+    let v: Vec<u64> = Vec::with_capacity(10);
+    drop(v);
+    assert_eq!(allocations() - before, 1);
+}
