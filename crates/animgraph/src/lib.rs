@@ -33,15 +33,40 @@
 //!
 //! ## Example
 //!
-//! ```
-//! use animgraph::mres;
+//! Load the proposal's locomotion graph, bind it to a backend, and run frames:
 //!
-//! let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/graphs/locomotion.mres"))?;
-//! let graph = mres::load_str(&text)?.graph;
-//! assert_eq!(graph.layers[0].machine.entry, "Move");
-//! assert!(animgraph::graph::validate(&graph).is_empty());
+//! ```
+//! use animgraph::{mres, AnimationGraphPlayer, PoseBackend};
+//! use animgraph::script::{ClipSpec, RecordingBackend};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/graphs/locomotion.mres");
+//! let graph = mres::load_file(path)?.graph;
+//!
+//! // Any PoseBackend: a skeleton in a game; here one that records clip samples.
+//! let clips = [("idle", 2.0), ("walk", 0.708), ("run", 1.158), ("jump", 0.8)]
+//!     .map(|(name, length)| (name.to_string(), ClipSpec { length, looping: name != "jump" }));
+//! let mut backend = RecordingBackend::new(&clips.into_iter().collect());
+//!
+//! let mut player = AnimationGraphPlayer::new(&graph, &mut backend)?; // bind once
+//! let mut buffer = player.new_buffer();                               // sized at bind
+//! let speed = player.find_parameter("speed").unwrap();                // resolve names once
+//!
+//! player.set_float(speed, 2.0)?;
+//! player.advance(1.0 / 60.0, &mut buffer);                            // no allocation
+//! backend.apply(buffer.samples(), buffer.layers());
+//!
+//! // speed 2.0 sits between walk (1.5) and run (4.0): 80% walk, 20% run.
+//! let weights: Vec<f32> = buffer.samples().iter().map(|s| s.weight).collect();
+//! assert!((weights[0] - 0.8).abs() < 1e-6 && (weights[1] - 0.2).abs() < 1e-6);
+//!
+//! player.fire_by_name("jump")?;
+//! player.advance(1.0 / 60.0, &mut buffer);
+//! assert_eq!(player.transition_target(0).map(|s| player.state_path(s)), Some("Jump"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The player's frame steps and its transition and interruption rules are tabulated in
+//! [`graph::player`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -45,10 +45,17 @@ mod tests {
         out[..n].to_vec()
     }
 
+    fn assert_close(actual: Vec<(u16, f32)>, expected: &[(u16, f32)]) {
+        assert_eq!(actual.len(), expected.len(), "{actual:?}");
+        for (a, e) in actual.iter().zip(expected) {
+            assert!(a.0 == e.0 && (a.1 - e.1).abs() < 1e-6, "{actual:?} != {expected:?}");
+        }
+    }
+
     #[test]
     fn between_positions_weights_linearly() {
-        assert_eq!(weights(&[0.0, 1.5, 4.0], 0.75), vec![(0, 0.5), (1, 0.5)]);
-        assert_eq!(weights(&[0.0, 1.5, 4.0], 3.5), vec![(1, 0.2), (2, 0.8)]);
+        assert_close(weights(&[0.0, 1.5, 4.0], 0.75), &[(0, 0.5), (1, 0.5)]);
+        assert_close(weights(&[0.0, 1.5, 4.0], 3.5), &[(1, 0.2), (2, 0.8)]);
     }
 
     #[test]

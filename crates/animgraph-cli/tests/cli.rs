@@ -1,4 +1,4 @@
-//! `animgraph validate` as a user runs it.
+//! The `animgraph` command as a user runs it.
 
 use std::process::Command;
 
@@ -52,9 +52,46 @@ fn a_missing_file_is_reported_not_a_panic() {
 
 #[test]
 fn every_command_has_help() {
-    for args in [&["--help"][..], &["validate", "--help"]] {
+    for args in [&["--help"][..], &["validate", "--help"], &["simulate", "--help"]] {
         let (code, out) = animgraph(args);
         assert_eq!(code, 0, "{args:?}");
         assert!(out.contains("Usage: animgraph"), "{out}");
     }
+}
+
+#[test]
+fn simulate_prints_one_json_object_per_frame() {
+    let (code, out) = animgraph(&[
+        "simulate",
+        "assets/graphs/locomotion.mres",
+        "--script",
+        "assets/scripts/locomotion.json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 150);
+    let frame60: serde_json::Value = serde_json::from_str(lines[60]).unwrap();
+    assert_eq!(frame60["frame"], 60);
+    assert_eq!(frame60["layers"][0]["state"], "Move");
+    assert_eq!(frame60["layers"][0]["in_transition"], true);
+    assert_eq!(frame60["layers"][0]["transition_to"], "Jump");
+    assert_eq!(frame60["events"][0]["type"], "TransitionStarted");
+    assert_eq!(frame60["events"][0]["from"], "Move");
+    let samples = frame60["samples"].as_array().unwrap();
+    let total: f64 = samples.iter().map(|s| s["weight"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-5, "{total}");
+}
+
+#[test]
+fn simulate_reports_a_bad_script_with_its_step() {
+    let dir = std::env::temp_dir().join(format!("animgraph-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("bad.json");
+    std::fs::write(&script, r#"{"frames": 10, "steps": [{"frame": 0}, {"frame": 3, "set": {"sped": 2}}]}"#)
+        .unwrap();
+    let (code, out) =
+        animgraph(&["simulate", "assets/graphs/locomotion.mres", "--script", script.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.contains("step 1: no parameter \"sped\" in the graph"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
