@@ -15,7 +15,10 @@ pub struct Args {
     graph: PathBuf,
     /// The parameter script (JSON): fps, frames, clips, steps. Steps apply before their frame's
     /// advance: {"frame": N, "set": {"param": value}}, {"fire": "trigger"},
-    /// {"travel": {"layer": 0, "state": "Outer/Inner"}}, {"layer_weight": {"layer": 1, "weight": 0.5}}.
+    /// {"travel": {"layer": 0, "state": "Outer/Inner"}}, {"layer_weight": {"layer": 1, "weight": 0.5}},
+    /// and code tracks above the graph: {"track": {"index": 0, "clip": "wave", "loop": false,
+    /// "mix": 0.2}} (also "queue": true with "delay", "alpha", "speed", "blend": "Additive",
+    /// "mask": ["bone", ...]; "clip": null mixes the track out).
     #[arg(long, value_name = "S.json")]
     script: PathBuf,
 }
@@ -65,8 +68,7 @@ pub fn run(args: &Args) -> ExitCode {
             eprintln!("{}: {e}", args.script.display());
             return ExitCode::FAILURE;
         }
-        let backend = &simulation.backend;
-        let record = simulation.record(|c| backend.clip_name(c).to_string());
+        let record = simulation.record();
         let line = serde_json::to_string(&record).expect("records serialise");
         if writeln!(out, "{line}").is_err() {
             return ExitCode::SUCCESS; // stdout closed (e.g. piped into head)

@@ -74,6 +74,7 @@ pub mod core;
 pub mod graph;
 pub mod mres;
 pub mod script;
+pub mod tracks;
 
 pub use crate::core::{
     BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,

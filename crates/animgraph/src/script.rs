@@ -21,8 +21,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use crate::core::{BoneMask, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer};
+use crate::core::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer};
 use crate::graph::{AnimationGraph, AnimationGraphPlayer, BindError, GraphEvent, ParamId, ParameterType};
+use crate::tracks::{AnimationTracks, TrackClip};
 
 /// A script problem, located at a step when it belongs to one.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -77,6 +78,33 @@ pub enum Action {
         /// Weight.
         weight: f32,
     },
+    /// A code-track call.
+    Track(TrackStep),
+}
+
+/// A code-track step: `{"track": {"index": 0, "clip": "wave", "loop": false, "mix": 0.2}}`.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TrackStep {
+    /// The track.
+    pub index: usize,
+    /// The clip; `None` (`null` or `""`) mixes the track out.
+    pub clip: Option<String>,
+    /// Override the clip's looping.
+    pub looping: Option<bool>,
+    /// Crossfade seconds (else the default).
+    pub mix: Option<f32>,
+    /// Queue instead of playing now.
+    pub queue: bool,
+    /// Queue delay in seconds (see `tracks`).
+    pub delay: f32,
+    /// Track weight.
+    pub alpha: Option<f32>,
+    /// `"Replace"` or `"Additive"`.
+    pub blend: Option<ClipBlend>,
+    /// Bone names (children included).
+    pub mask: Option<Vec<String>>,
+    /// Playback rate.
+    pub speed: Option<f32>,
 }
 
 /// Actions applied before one frame's advance.
@@ -248,14 +276,83 @@ fn parse_step(index: usize, step: &Json) -> Result<Step, ScriptError> {
                     .ok_or_else(|| e("\"layer_weight\" needs a finite \"weight\"".into()))?;
                 actions.push(Action::LayerWeight { layer, weight: weight as f32 });
             }
+            "track" => actions.push(Action::Track(parse_track(value).map_err(e)?)),
             other => {
                 return Err(e(format!(
-                    "unknown action \"{other}\"; a step may have set, fire, travel and layer_weight"
+                    "unknown action \"{other}\"; a step may have set, fire, travel, layer_weight and track"
                 )));
             }
         }
     }
     Ok(Step { frame, actions })
+}
+
+fn parse_track(value: &Json) -> Result<TrackStep, String> {
+    let object =
+        value.as_object().ok_or("\"track\" must be an object like {\"index\": 0, \"clip\": \"wave\"}")?;
+    let mut step = TrackStep::default();
+    let number = |key: &str, v: &Json| -> Result<f32, String> {
+        v.as_f64()
+            .filter(|f| f.is_finite())
+            .map(|f| f as f32)
+            .ok_or_else(|| format!("track \"{key}\" must be a finite number"))
+    };
+    for (key, v) in object {
+        match key.as_str() {
+            "index" => {
+                step.index =
+                    v.as_u64().filter(|i| *i < 64).ok_or("track \"index\" must be a whole number below 64")?
+                        as usize
+            }
+            "clip" => {
+                step.clip = match v {
+                    Json::Null => None,
+                    Json::String(s) if s.is_empty() => None,
+                    Json::String(s) => Some(s.clone()),
+                    _ => return Err("track \"clip\" must be a clip name, or null to mix out".into()),
+                }
+            }
+            "loop" => step.looping = Some(v.as_bool().ok_or("track \"loop\" must be true or false")?),
+            "queue" => step.queue = v.as_bool().ok_or("track \"queue\" must be true or false")?,
+            "mix" => {
+                let mix = number(key, v)?;
+                if mix < 0.0 {
+                    return Err("track \"mix\" must be 0 or more seconds".into());
+                }
+                step.mix = Some(mix);
+            }
+            "delay" => step.delay = number(key, v)?,
+            "alpha" => step.alpha = Some(number(key, v)?),
+            "speed" => step.speed = Some(number(key, v)?),
+            "blend" => {
+                step.blend = Some(match v.as_str() {
+                    Some("Replace") => ClipBlend::Replace,
+                    Some("Additive") => ClipBlend::Additive,
+                    _ => return Err("track \"blend\" must be \"Replace\" or \"Additive\"".into()),
+                })
+            }
+            "mask" => {
+                let bones = v.as_array().ok_or("track \"mask\" must be an array of bone names")?;
+                let names: Option<Vec<String>> =
+                    bones.iter().map(|b| b.as_str().map(str::to_string)).collect();
+                step.mask = Some(names.ok_or("track \"mask\" must hold bone names")?);
+            }
+            other => {
+                return Err(format!(
+                    "unknown track key \"{other}\"; use index, clip, loop, queue, mix, delay, alpha, speed, blend, mask"
+                ));
+            }
+        }
+    }
+    Ok(step)
+}
+
+/// Names a backend gives its clips and masks, for records and tools.
+pub trait BackendNames {
+    /// A clip's name.
+    fn clip_name(&self, clip: ClipId) -> String;
+    /// A mask's bone names.
+    fn mask_bones(&self, mask: MaskId) -> Vec<String>;
 }
 
 /// A backend that poses nothing: clips come from a script's `clips`, masks are recorded by their
@@ -285,6 +382,16 @@ impl RecordingBackend {
     /// A clip's name.
     pub fn clip_name(&self, clip: ClipId) -> &str {
         self.names.get(clip.0 as usize).map_or("?", String::as_str)
+    }
+}
+
+impl BackendNames for RecordingBackend {
+    fn clip_name(&self, clip: ClipId) -> String {
+        RecordingBackend::clip_name(self, clip).to_string()
+    }
+
+    fn mask_bones(&self, mask: MaskId) -> Vec<String> {
+        self.masks.get(mask.0 as usize).map(|m| m.bones.clone()).unwrap_or_default()
     }
 }
 
@@ -331,6 +438,25 @@ pub struct LayerRecord {
     pub transition_progress: Option<f32>,
     /// The layer's effective weight.
     pub weight: f32,
+    /// The layer's mask, as bone names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mask: Option<Vec<String>>,
+}
+
+/// One code track in a [`FrameRecord`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrackRecord {
+    /// Track index.
+    pub track: usize,
+    /// The layer it writes.
+    pub layer: usize,
+    /// The current clip.
+    pub clip: Option<String>,
+    /// Seconds the current clip has played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<f32>,
+    /// Clips waiting.
+    pub queued: usize,
 }
 
 /// One sample in a [`FrameRecord`].
@@ -367,6 +493,12 @@ pub struct EventRecord {
     /// Transition target path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
+    /// Code track index (track events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub track: Option<usize>,
+    /// Clip name (track events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip: Option<String>,
 }
 
 /// One frame of a simulation, as `simulate` prints it.
@@ -380,8 +512,11 @@ pub struct FrameRecord {
     pub layers: Vec<LayerRecord>,
     /// This frame's samples.
     pub samples: Vec<SampleRecord>,
-    /// This frame's events.
+    /// This frame's events (graph signals, then track events).
     pub events: Vec<EventRecord>,
+    /// Code tracks, when the script uses them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tracks: Vec<TrackRecord>,
 }
 
 /// A resolved action (ids instead of names).
@@ -393,6 +528,18 @@ enum Resolved {
     Fire(ParamId),
     Travel(usize, String),
     LayerWeight(usize, f32),
+    Track(usize, ResolvedTrack),
+}
+
+#[derive(Clone, Debug)]
+struct ResolvedTrack {
+    clip: Option<TrackClip>,
+    queue: bool,
+    delay: f32,
+    mix: Option<f32>,
+    alpha: Option<f32>,
+    blend: Option<ClipBlend>,
+    mask: Option<Option<MaskId>>,
 }
 
 /// A script bound to a graph, ready to run frame by frame.
@@ -401,6 +548,8 @@ pub struct Simulation<B: PoseBackend> {
     pub player: AnimationGraphPlayer,
     /// The backend (the recording one, or a skeleton).
     pub backend: B,
+    /// Code tracks above the graph (as many as the script's highest track index + 1).
+    pub tracks: AnimationTracks,
     buffer: SampleBuffer,
     steps: Vec<(u32, usize, Resolved)>,
     next_step: usize,
@@ -432,17 +581,26 @@ impl<B: PoseBackend> Simulation<B> {
     pub fn new(graph: &AnimationGraph, script: &Script, mut backend: B) -> Result<Self, SimulationError> {
         let player = AnimationGraphPlayer::new(graph, &mut backend)?;
         let mut steps = Vec::new();
+        let mut track_count = 0;
         for (index, step) in script.steps.iter().enumerate() {
             for action in &step.actions {
-                for resolved in resolve(&player, index, action)? {
+                if let Action::Track(t) = action {
+                    track_count = track_count.max(t.index + 1);
+                }
+                for resolved in resolve(&player, &mut backend, index, action)? {
                     steps.push((step.frame, index, resolved));
                 }
             }
         }
-        let buffer = player.new_buffer();
+        let tracks = AnimationTracks::new(track_count, player.layer_count());
+        let buffer = SampleBuffer::with_capacity(
+            player.sample_capacity() + tracks.sample_capacity(),
+            player.layer_count() + tracks.len(),
+        );
         Ok(Simulation {
             player,
             backend,
+            tracks,
             buffer,
             steps,
             next_step: 0,
@@ -482,19 +640,28 @@ impl<B: PoseBackend> Simulation<B> {
                 Resolved::LayerWeight(layer, w) => {
                     self.player.set_layer_weight(*layer, *w).map_err(|e| e.to_string())
                 }
+                Resolved::Track(track, t) => {
+                    apply_track(&mut self.tracks, *track, t).map_err(|e| e.to_string())
+                }
             };
             result.map_err(|m| err(Some(index), m))?;
             self.next_step += 1;
         }
         self.player.advance(1.0 / self.fps, &mut self.buffer);
+        if !self.tracks.is_empty() {
+            self.tracks.advance(1.0 / self.fps, &mut self.buffer);
+        }
         self.backend.apply(self.buffer.samples(), self.buffer.layers());
         self.frame += 1;
         Ok(())
     }
+}
 
-    /// The last frame as a record; `clip_name` names the backend's clips.
-    pub fn record(&self, clip_name: impl Fn(ClipId) -> String) -> FrameRecord {
+impl<B: PoseBackend + BackendNames> Simulation<B> {
+    /// The last frame as a record, named through the backend.
+    pub fn record(&self) -> FrameRecord {
         let player = &self.player;
+        let names = &self.backend;
         let frame = self.frame.saturating_sub(1);
         let layers = (0..player.layer_count())
             .map(|l| LayerRecord {
@@ -504,6 +671,7 @@ impl<B: PoseBackend> Simulation<B> {
                 transition_to: player.transition_target(l).map(|s| player.state_path(s).to_string()),
                 transition_progress: player.transition_progress(l),
                 weight: player.layer_weight(l),
+                mask: self.buffer.layers().get(l).and_then(|info| info.mask).map(|m| names.mask_bones(m)),
             })
             .collect();
         let samples = self
@@ -511,7 +679,7 @@ impl<B: PoseBackend> Simulation<B> {
             .samples()
             .iter()
             .map(|s| SampleRecord {
-                clip: clip_name(s.clip),
+                clip: names.clip_name(s.clip),
                 time: s.time,
                 prev_time: s.prev_time,
                 weight: s.weight,
@@ -520,37 +688,80 @@ impl<B: PoseBackend> Simulation<B> {
             })
             .collect();
         let path = |s| Some(player.state_path(s).to_string());
-        let events = player
+        let mut events: Vec<EventRecord> = player
             .events()
             .iter()
-            .map(|e| match *e {
-                GraphEvent::StateEntered { layer, state } | GraphEvent::StateExited { layer, state } => {
-                    EventRecord { kind: e.kind(), layer, state: path(state), from: None, to: None }
-                }
-                GraphEvent::TransitionStarted { layer, from, to, .. } => {
-                    EventRecord { kind: e.kind(), layer, state: None, from: path(from), to: path(to) }
-                }
+            .map(|e| {
+                let (layer, state, from, to) = match *e {
+                    GraphEvent::StateEntered { layer, state } | GraphEvent::StateExited { layer, state } => {
+                        (layer, path(state), None, None)
+                    }
+                    GraphEvent::TransitionStarted { layer, from, to, .. } => {
+                        (layer, None, path(from), path(to))
+                    }
+                };
+                EventRecord { kind: e.kind(), layer, state, from, to, track: None, clip: None }
             })
             .collect();
-        FrameRecord { frame, time: frame as f32 / self.fps, layers, samples, events }
+        let first = self.tracks.first_layer();
+        events.extend(self.tracks.events().iter().map(|e| EventRecord {
+            kind: e.kind.name(),
+            layer: (first + e.track as usize) as u8,
+            state: None,
+            from: None,
+            to: None,
+            track: Some(e.track as usize),
+            clip: Some(names.clip_name(e.clip)),
+        }));
+        let tracks = (0..self.tracks.len())
+            .map(|t| TrackRecord {
+                track: t,
+                layer: first + t,
+                clip: self.tracks.current(t).map(|c| names.clip_name(c)),
+                time: self.tracks.current_time(t),
+                queued: self.tracks.queued(t),
+            })
+            .collect();
+        FrameRecord { frame, time: frame as f32 / self.fps, layers, samples, events, tracks }
     }
-}
 
-impl Simulation<RecordingBackend> {
     /// Runs the whole script, returning every frame's record.
     pub fn run_to_end(&mut self) -> Result<Vec<FrameRecord>, ScriptError> {
         let mut records = Vec::with_capacity(self.frames as usize);
         while !self.done() {
             self.step()?;
-            let names = &self.backend;
-            records.push(self.record(|c| names.clip_name(c).to_string()));
+            records.push(self.record());
         }
         Ok(records)
     }
 }
 
+fn apply_track(
+    tracks: &mut AnimationTracks,
+    track: usize,
+    t: &ResolvedTrack,
+) -> Result<(), crate::tracks::TrackError> {
+    if let Some(alpha) = t.alpha {
+        tracks.set_alpha(track, alpha)?;
+    }
+    if let Some(blend) = t.blend {
+        tracks.set_blend(track, blend)?;
+    }
+    if let Some(mask) = t.mask {
+        tracks.set_mask(track, mask)?;
+    }
+    let mix = t.mix.unwrap_or_else(|| tracks.mix_for(tracks.current(track), t.clip.map(|c| c.clip)));
+    match (t.clip, t.queue) {
+        (Some(clip), false) => tracks.set_clip(track, clip),
+        (Some(clip), true) => tracks.queue_clip(track, clip, t.delay),
+        (None, false) => tracks.set_empty(track, mix),
+        (None, true) => tracks.queue_empty(track, t.delay, mix),
+    }
+}
+
 fn resolve(
     player: &AnimationGraphPlayer,
+    backend: &mut dyn PoseBackend,
     index: usize,
     action: &Action,
 ) -> Result<Vec<Resolved>, ScriptError> {
@@ -622,6 +833,41 @@ fn resolve(
                 )));
             }
             vec![Resolved::LayerWeight(*layer, *weight)]
+        }
+        Action::Track(t) => {
+            let clip = match &t.clip {
+                None => None,
+                Some(name) => {
+                    let id = backend.resolve_clip(name).ok_or_else(|| {
+                        e(format!(
+                            "track {}: no clip \"{name}\" in the skeleton or the script's clips",
+                            t.index
+                        ))
+                    })?;
+                    let mut clip = TrackClip::new(&*backend, id);
+                    if let Some(looping) = t.looping {
+                        clip.looping = looping;
+                    }
+                    if let Some(speed) = t.speed {
+                        clip.speed = speed;
+                    }
+                    clip.mix = t.mix;
+                    Some(clip)
+                }
+            };
+            let mask = t.mask.as_ref().map(|bones| {
+                backend.resolve_mask(&BoneMask { bones: bones.clone(), include_children: true })
+            });
+            let resolved = ResolvedTrack {
+                clip,
+                queue: t.queue,
+                delay: t.delay,
+                mix: t.mix,
+                alpha: t.alpha,
+                blend: t.blend,
+                mask,
+            };
+            vec![Resolved::Track(t.index, resolved)]
         }
     })
 }

@@ -104,11 +104,18 @@ fn a_missing_clip_is_warned_once_and_its_samples_skipped() {
 }
 
 #[test]
-fn two_d_blend_spaces_are_refused_clearly_until_supported() {
+fn showcase_binds_with_its_runtime_triangulation_exposed() {
     let mut b = RecordingBackend::default();
-    let err = AnimationGraphPlayer::new(&asset("showcase.mres"), &mut b).unwrap_err();
-    let text = err.to_string();
-    assert!(text.contains("Locomotion/Strafe") && text.contains("not supported"), "{text}");
+    let player = AnimationGraphPlayer::new(&asset("showcase.mres"), &mut b).unwrap();
+    let strafe = player.find_state(0, "Locomotion/Strafe").unwrap();
+    let space = player.blend_space_2d(strafe).expect("Strafe is a 2D blend space");
+    assert_eq!(space.points().len(), 5);
+    assert_eq!(space.triangles().len(), 4, "centre plus four directions: four triangles");
+    assert_eq!(player.blend_space_2d(player.find_state(0, "Jump").unwrap()).map(|_| ()), None);
+    // Masks were resolved through the backend by bone name.
+    assert_eq!(b.masks.len(), 2);
+    assert_eq!(b.masks[0].bones, ["spine", "arm_l", "arm_r"]);
+    assert!(!b.masks[1].include_children);
 }
 
 #[test]

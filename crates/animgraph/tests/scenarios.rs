@@ -16,9 +16,10 @@ fn trace(records: &[FrameRecord], probes: &[u64]) -> Vec<String> {
     let mut lines = Vec::new();
     for r in records {
         for e in &r.events {
-            let what = match (&e.state, &e.from, &e.to) {
-                (Some(s), _, _) => s.clone(),
-                (None, Some(f), Some(t)) => format!("{f} -> {t}"),
+            let what = match (&e.state, &e.from, &e.to, &e.clip) {
+                (Some(s), _, _, _) => s.clone(),
+                (None, Some(f), Some(t), _) => format!("{f} -> {t}"),
+                (_, _, _, Some(clip)) => clip.clone(),
                 _ => String::new(),
             };
             lines.push(format!("{} L{} {} {what}", r.frame, e.layer, e.kind));

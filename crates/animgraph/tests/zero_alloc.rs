@@ -116,3 +116,134 @@ fn the_counter_counts() {
     drop(v);
     assert_eq!(allocations() - before, 1);
 }
+
+#[test]
+fn showcase_with_code_tracks_allocates_nothing() {
+    use animgraph::tracks::{AnimationTracks, TrackClip};
+    use animgraph::{ClipBlend, PoseBackend, SampleBuffer};
+    let showcase = graph("../../assets/graphs/showcase.mres");
+    let names = [
+        "idle",
+        "idle_fidget",
+        "walk_slow",
+        "walk",
+        "run",
+        "aim_idle",
+        "strafe_forward",
+        "strafe_back",
+        "strafe_left",
+        "strafe_right",
+        "jump",
+        "fall",
+        "land",
+        "hurt",
+        "die",
+        "arms_relaxed",
+        "aim",
+        "shoot",
+        "breathe",
+        "wave",
+    ];
+    let list: Vec<(&str, f32, bool)> =
+        names.iter().enumerate().map(|(i, n)| (*n, 0.3 + i as f32 * 0.07, i % 4 != 1)).collect();
+    let mut b = backend(&list);
+    let mut player = AnimationGraphPlayer::new(&showcase, &mut b).unwrap();
+    let mut tracks = AnimationTracks::new(2, player.layer_count());
+    let mut buffer = SampleBuffer::with_capacity(
+        player.sample_capacity() + tracks.sample_capacity(),
+        player.layer_count() + 2,
+    );
+    let (wave_id, breathe_id) = (b.resolve_clip("wave").unwrap(), b.resolve_clip("breathe").unwrap());
+    let (wave, breathe) = (TrackClip::new(&b, wave_id), TrackClip::new(&b, breathe_id));
+    let mask = b.resolve_mask(&animgraph::BoneMask { bones: vec!["arm_r".into()], include_children: true });
+    let ids: Vec<_> = [
+        "speed",
+        "direction_x",
+        "direction_y",
+        "weapon",
+        "aim_weight",
+        "grounded",
+        "jump",
+        "hurt",
+        "fire",
+        "dead",
+    ]
+    .iter()
+    .map(|n| player.find_parameter(n).unwrap())
+    .collect();
+    let before = allocations();
+    let mut samples = 0;
+    for frame in 0..10_000u32 {
+        let t = frame as f32 / 60.0;
+        player.set_float(ids[0], 2.0 + 2.0 * (t * 0.7).sin()).unwrap();
+        player.set_float(ids[1], (t * 1.3).cos()).unwrap();
+        player.set_float(ids[2], (t * 0.9).sin()).unwrap();
+        player.set_int(ids[3], ((frame / 400) % 2) as i32).unwrap();
+        player.set_float(ids[4], ((frame / 400) % 2) as f32).unwrap();
+        player.set_bool(ids[5], frame % 500 < 430).unwrap();
+        player.set_bool(ids[9], frame % 3000 > 2900).unwrap();
+        if frame % 120 == 0 {
+            player.fire(ids[6]).unwrap();
+        }
+        if frame % 777 == 0 {
+            player.fire(ids[7]).unwrap();
+        }
+        if frame % 90 == 0 {
+            player.fire(ids[8]).unwrap();
+        }
+        if frame % 1000 == 0 {
+            player.travel(1, "Shoot").unwrap();
+        }
+        match frame % 300 {
+            0 => {
+                tracks.set_mask(0, mask).unwrap();
+                tracks.set_clip(0, wave.mix(0.2)).unwrap();
+                tracks.queue_clip(0, wave.looping(true), 0.0).unwrap();
+            }
+            200 => tracks.set_empty(0, 0.3).unwrap(),
+            100 => {
+                tracks.set_blend(1, ClipBlend::Additive).unwrap();
+                tracks.set_clip(1, breathe).unwrap();
+            }
+            250 => tracks.queue_empty(1, 0.1, 0.2).unwrap(),
+            _ => {}
+        }
+        player.advance(1.0 / 60.0, &mut buffer);
+        tracks.advance(1.0 / 60.0, &mut buffer);
+        samples += buffer.samples().len();
+        assert_eq!(buffer.dropped(), 0);
+    }
+    assert!(samples > 40_000, "only {samples} samples");
+    assert_eq!(allocations() - before, 0, "showcase + tracks allocated");
+}
+
+#[test]
+fn clones_keep_their_capacity_and_do_not_allocate_when_used() {
+    use animgraph::tracks::{AnimationTracks, TrackClip};
+    use animgraph::{ClipId, ClipSample, SampleBuffer};
+    let original = SampleBuffer::with_capacity(16, 4);
+    let mut tracks = AnimationTracks::new(3, 0).clone();
+    let mut buffer = original.clone();
+    let clip = TrackClip { clip: ClipId(0), length: 1.0, looping: true, speed: 1.0, mix: Some(0.5) };
+    let before = allocations();
+    for i in 0..16 {
+        buffer.push_sample(ClipSample {
+            clip: ClipId(i),
+            time: 0.0,
+            prev_time: 0.0,
+            weight: 1.0,
+            layer: 0,
+            looped: false,
+        });
+    }
+    for frame in 0..100 {
+        for track in 0..3 {
+            if frame % 5 == track {
+                tracks.set_clip(track, clip).unwrap();
+                tracks.queue_clip(track, clip, 0.1).unwrap();
+            }
+        }
+        tracks.advance(0.05, &mut buffer);
+    }
+    assert_eq!(allocations() - before, 0);
+}

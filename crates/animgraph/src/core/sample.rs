@@ -73,13 +73,25 @@ impl Default for LayerInfo {
 ///
 /// # Performance
 /// Pushing never allocates.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct SampleBuffer {
     samples: Vec<ClipSample>,
     layers: Vec<LayerInfo>,
     sample_capacity: usize,
     layer_capacity: usize,
     dropped: usize,
+}
+
+/// A clone keeps the capacities (a derived clone of a `Vec` would not, and the copy would then
+/// allocate when pushed to).
+impl Clone for SampleBuffer {
+    fn clone(&self) -> Self {
+        let mut copy = SampleBuffer::with_capacity(self.sample_capacity, self.layer_capacity);
+        copy.samples.extend_from_slice(&self.samples);
+        copy.layers.extend_from_slice(&self.layers);
+        copy.dropped = self.dropped;
+        copy
+    }
 }
 
 impl SampleBuffer {

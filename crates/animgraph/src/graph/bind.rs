@@ -8,11 +8,12 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::MachineId;
+use super::blend_space::{self, Triangulation2D};
 use super::{
     ANY_STATE, AnimationGraph, ConditionOp, EXIT_STATE, GraphIssue, GraphMachine, ParamId, ParameterType,
     Severity, StateId, StateKind, TransitionId, TransitionInterrupt, validate,
 };
-use super::{MachineId, blend_space};
 use crate::core::{ClipBlend, ClipId, MaskId, PoseBackend};
 
 /// Why a graph could not be bound.
@@ -78,7 +79,16 @@ pub(crate) struct MachineDef {
 /// How a leaf state's clips are timed and weighted.
 pub(crate) enum Motion {
     Clip { clip: Option<ClipId>, length: f32, looping: bool },
-    Blend1D { param: ParamId, points: Range<u32>, sync: bool },
+    Blend { input: BlendInput, points: Range<u32>, sync: bool },
+}
+
+/// What places a blend space's point.
+#[derive(Clone, Copy)]
+pub(crate) enum BlendInput {
+    /// One parameter; positions in `Compiled::positions`.
+    OneD(ParamId),
+    /// Two parameters and the index of the space in `Compiled::spaces`.
+    TwoD(ParamId, ParamId, u32),
 }
 
 pub(crate) struct StateDef {
@@ -166,8 +176,10 @@ pub(crate) struct Compiled {
     pub conditions: Vec<ConditionDef>,
     pub candidates: Vec<Candidate>,
     pub points: Vec<BlendPoint>,
-    /// Blend-space positions, indexed like `points`.
+    /// 1D blend-space positions, indexed like `points` (unused for 2D points).
     pub positions: Vec<f32>,
+    /// Bound 2D blend spaces.
+    pub spaces: Vec<Triangulation2D>,
     pub mixes: Vec<MixDef>,
     pub default_mix: f32,
     pub warnings: Vec<String>,
@@ -265,6 +277,7 @@ pub(crate) fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Res
             candidates: Vec::new(),
             points: Vec::new(),
             positions: Vec::new(),
+            spaces: Vec::new(),
             mixes: Vec::new(),
             default_mix: graph.default_mix,
             warnings: Vec::new(),
@@ -400,7 +413,7 @@ impl Binder<'_> {
             .map(|s| match &s.kind {
                 StateKind::Clip(_) => 1,
                 StateKind::BlendSpace1D(space) => space.clips.len().min(blend_space::MAX_WEIGHTS_1D),
-                StateKind::BlendSpace2D(space) => space.clips.len().min(3),
+                StateKind::BlendSpace2D(space) => space.clips.len().min(blend_space::MAX_WEIGHTS_2D),
                 StateKind::SubMachine(inner) => self.layer_samples(inner),
             })
             .max()
@@ -465,16 +478,32 @@ impl Binder<'_> {
                         });
                     }
                     let param = self.param(&space.parameter).expect("validated");
-                    Some(Motion::Blend1D {
-                        param,
+                    Some(Motion::Blend {
+                        input: BlendInput::OneD(param),
                         points: start..self.out.points.len() as u32,
                         sync: space.sync_time,
                     })
                 }
-                StateKind::BlendSpace2D(_) => {
-                    return Err(BindError::Unsupported(format!(
-                        "state \"{path}\" is a 2D blend space; 2D blend spaces are not supported by this version yet"
-                    )));
+                StateKind::BlendSpace2D(space) => {
+                    let start = self.out.points.len() as u32;
+                    for clip in &space.clips {
+                        let resolved = self.clip(clip);
+                        self.out.positions.push(0.0);
+                        self.out.points.push(BlendPoint {
+                            clip: resolved.map(|c| c.0),
+                            length: resolved.map_or(1.0, |c| c.1),
+                            looping: resolved.is_none_or(|c| c.2),
+                        });
+                    }
+                    let x = self.param(&space.parameter_x).expect("validated");
+                    let y = self.param(&space.parameter_y).expect("validated");
+                    let index = self.out.spaces.len() as u32;
+                    self.out.spaces.push(Triangulation2D::new(&space.positions));
+                    Some(Motion::Blend {
+                        input: BlendInput::TwoD(x, y, index),
+                        points: start..self.out.points.len() as u32,
+                        sync: space.sync_time,
+                    })
                 }
                 StateKind::SubMachine(inner) => {
                     sub_machines.push((id, inner));

@@ -57,11 +57,21 @@ impl GraphEvent {
 ///
 /// Overflow policy: when full, further events of that frame are dropped (the earliest are kept,
 /// since they explain the later ones) and counted in [`dropped`](Self::dropped).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct EventList {
     events: Vec<GraphEvent>,
     capacity: usize,
     dropped: usize,
+}
+
+/// A clone keeps the capacity, so the copy never allocates either.
+impl Clone for EventList {
+    fn clone(&self) -> Self {
+        let mut copy = EventList::with_capacity(self.capacity);
+        copy.events.extend_from_slice(&self.events);
+        copy.dropped = self.dropped;
+        copy
+    }
 }
 
 impl EventList {

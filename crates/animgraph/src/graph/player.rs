@@ -44,8 +44,8 @@
 
 use std::collections::HashMap;
 
-use super::bind::{self, BindError, Compiled, Motion, Target, Value};
-use super::blend_space::{MAX_WEIGHTS_1D, weights_1d};
+use super::bind::{self, BindError, BlendInput, Compiled, Motion, Target, Value};
+use super::blend_space::{MAX_WEIGHTS_1D, MAX_WEIGHTS_2D, Triangulation2D, weights_1d};
 use super::{
     AnimationGraph, EventList, GraphEvent, ParamId, ParameterType, StateId, TransitionId, TransitionInterrupt,
 };
@@ -305,47 +305,83 @@ impl AnimationGraphPlayer {
     fn new_instance(&self, leaf: StateId, offset: f32) -> Instance {
         let clock = match &self.graph.states[leaf.index()].motion {
             Some(Motion::Clip { length, .. }) => offset as f64 * *length as f64,
-            Some(Motion::Blend1D { sync: true, .. }) | None => offset as f64,
-            Some(Motion::Blend1D { sync: false, param, points }) => {
-                let (index, _) = self.dominant_point(*param, points);
-                offset as f64 * self.graph.points[index].length as f64
+            Some(Motion::Blend { sync: true, .. }) | None => offset as f64,
+            Some(Motion::Blend { sync: false, input, points }) => {
+                offset as f64 * self.graph.points[self.dominant_point(*input, points)].length as f64
             }
         };
         Instance { state: leaf, clock, prev: clock, weight: 1.0, entry_tick: self.tick }
     }
 
-    /// The heaviest point of a 1D blend space at the parameter's value: (global point index, weight).
-    fn dominant_point(&self, param: ParamId, points: &std::ops::Range<u32>) -> (usize, f32) {
-        let (count, weights) = self.blend_weights(param, points);
+    /// The heaviest point of a blend space at the parameters' values (global point index; the
+    /// first of equals).
+    fn dominant_point(&self, input: BlendInput, points: &std::ops::Range<u32>) -> usize {
+        let (count, weights) = self.blend_weights(input, points);
         let mut best = weights[0];
         for &w in &weights[1..count] {
             if w.1 > best.1 {
                 best = w;
             }
         }
-        (points.start as usize + best.0 as usize, best.1)
+        points.start as usize + best.0 as usize
     }
 
+    /// A blend space's clip weights at the parameters' current values: `(point, weight)` pairs,
+    /// weight > 0, summing to 1.
     fn blend_weights(
         &self,
-        param: ParamId,
+        input: BlendInput,
         points: &std::ops::Range<u32>,
-    ) -> (usize, [(u16, f32); MAX_WEIGHTS_1D]) {
-        let x = self.values[param.index()].numeric();
-        let positions = &self.graph.positions[points.start as usize..points.end as usize];
-        let mut out = [(0u16, 0.0f32); MAX_WEIGHTS_1D];
-        let n = weights_1d(positions, x, &mut out);
+    ) -> (usize, [(u16, f32); MAX_WEIGHTS_2D]) {
+        let mut out = [(0u16, 0.0f32); MAX_WEIGHTS_2D];
+        let n = match input {
+            BlendInput::OneD(param) => {
+                let x = self.values[param.index()].numeric();
+                let positions = &self.graph.positions[points.start as usize..points.end as usize];
+                let mut one = [(0u16, 0.0f32); MAX_WEIGHTS_1D];
+                let n = weights_1d(positions, x, &mut one);
+                out[..n].copy_from_slice(&one[..n]);
+                n
+            }
+            BlendInput::TwoD(x, y, space) => {
+                let p = [self.values[x.index()].numeric(), self.values[y.index()].numeric()];
+                self.graph.spaces[space as usize].weights(p, &mut out)
+            }
+        };
         (n, out)
+    }
+
+    /// The bound triangulation of a 2D blend-space state (what the player blends with), for
+    /// editors that draw it.
+    pub fn blend_space_2d(&self, state: StateId) -> Option<&Triangulation2D> {
+        match self.graph.states.get(state.index())?.motion {
+            Some(Motion::Blend { input: BlendInput::TwoD(_, _, space), .. }) => {
+                self.graph.spaces.get(space as usize)
+            }
+            _ => None,
+        }
+    }
+
+    /// A blend-space state's current clip weights, as `(index in the state's Clips, weight)`.
+    /// Writes into `out` and returns how many; 0 for other states.
+    pub fn blend_space_weights(&self, state: StateId, out: &mut [(u16, f32); MAX_WEIGHTS_2D]) -> usize {
+        match self.graph.states.get(state.index()).and_then(|s| s.motion.as_ref()) {
+            Some(Motion::Blend { input, points, .. }) => {
+                let (n, weights) = self.blend_weights(*input, points);
+                out[..n].copy_from_slice(&weights[..n]);
+                n
+            }
+            _ => 0,
+        }
     }
 
     /// Normalised time of an instance (see the module docs).
     fn normalised(&self, instance: &Instance) -> f32 {
         match &self.graph.states[instance.state.index()].motion {
             Some(Motion::Clip { length, .. }) => (instance.clock / *length as f64) as f32,
-            Some(Motion::Blend1D { sync: true, .. }) | None => instance.clock as f32,
-            Some(Motion::Blend1D { sync: false, param, points }) => {
-                let (index, _) = self.dominant_point(*param, points);
-                (instance.clock / self.graph.points[index].length as f64) as f32
+            Some(Motion::Blend { sync: true, .. }) | None => instance.clock as f32,
+            Some(Motion::Blend { sync: false, input, points }) => {
+                (instance.clock / self.graph.points[self.dominant_point(*input, points)].length as f64) as f32
             }
         }
     }
@@ -1058,8 +1094,8 @@ impl AnimationGraphPlayer {
         let rate = self.rate(instance.state) * delta as f64;
         instance.prev = instance.clock;
         instance.clock += match &self.graph.states[instance.state.index()].motion {
-            Some(Motion::Blend1D { sync: true, param, points }) => {
-                let (n, weights) = self.blend_weights(*param, points);
+            Some(Motion::Blend { sync: true, input, points }) => {
+                let (n, weights) = self.blend_weights(*input, points);
                 let pts = self.graph.points(points);
                 let normalised_rate: f64 =
                     weights[..n].iter().map(|&(j, w)| w as f64 / pts[j as usize].length as f64).sum();
@@ -1098,8 +1134,8 @@ impl AnimationGraphPlayer {
                 let (time, prev_time, looped) = timing(instance.clock, instance.prev, *length, *looping);
                 out.push_sample(ClipSample { clip: *clip, time, prev_time, weight, layer, looped });
             }
-            Some(Motion::Blend1D { param, points, sync }) => {
-                let (n, weights) = self.blend_weights(*param, points);
+            Some(Motion::Blend { input, points, sync }) => {
+                let (n, weights) = self.blend_weights(*input, points);
                 let pts = self.graph.points(points);
                 for &(j, w) in &weights[..n] {
                     let point = &pts[j as usize];
