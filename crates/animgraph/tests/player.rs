@@ -366,3 +366,67 @@ fn simulate_errors_name_the_step() {
         assert!(err.starts_with(message), "{err}");
     }
 }
+
+#[test]
+fn buffer_capacity_covers_2d_chains_and_tracks() {
+    use animgraph::SampleBuffer;
+    use animgraph::tracks::{AnimationTracks, MAX_TRACK_ENTRIES, TrackClip};
+    // Eight 2D spaces (each weighting three clips inside a triangle) chained by interruptible
+    // mixes: the most one layer can emit is MAX_INSTANCES x 3.
+    let mut graph = AnimationGraph {
+        parameters: vec![
+            GraphParameter { name: "x".into(), kind: ParameterType::Float, default: 0.2, latch: false },
+            GraphParameter { name: "y".into(), kind: ParameterType::Float, default: 0.3, latch: false },
+            GraphParameter { name: "next".into(), kind: ParameterType::Trigger, default: 0.0, latch: false },
+        ],
+        ..Default::default()
+    };
+    let mut machine = GraphMachine { entry: "S0".into(), ..Default::default() };
+    for i in 0..10 {
+        machine.states.push(GraphState::new(
+            format!("S{i}"),
+            StateKind::BlendSpace2D(BlendSpace2D {
+                parameter_x: "x".into(),
+                parameter_y: "y".into(),
+                clips: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+                positions: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
+                sync_time: i % 2 == 0,
+            }),
+        ));
+        if i > 0 {
+            machine.transitions.push(GraphTransition {
+                from: format!("S{}", i - 1),
+                to: format!("S{i}"),
+                conditions: vec![GraphCondition {
+                    parameter: "next".into(),
+                    op: ConditionOp::Triggered,
+                    value: 0.0,
+                }],
+                duration: 1.0,
+                interrupt: TransitionInterrupt::Target,
+                ..Default::default()
+            });
+        }
+    }
+    graph.layers.push(GraphLayer { machine, ..Default::default() });
+    let mut b = backend(&[("a", 1.0, true), ("b", 0.8, true), ("c", 1.2, true), ("d", 0.9, true)]);
+    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut tracks = AnimationTracks::new(2, player.layer_count());
+    let capacity = player.sample_capacity() + tracks.sample_capacity();
+    assert_eq!(capacity, animgraph::graph::player::MAX_INSTANCES * 3 + 2 * MAX_TRACK_ENTRIES);
+    let mut buffer = SampleBuffer::with_capacity(capacity, 3);
+    let clip =
+        TrackClip { clip: animgraph::ClipId(0), length: 1.0, looping: true, speed: 1.0, mix: Some(1.0) };
+    let mut most = 0;
+    for frame in 0..12 {
+        player.fire_by_name("next").unwrap();
+        for track in 0..2 {
+            tracks.set_clip(track, TrackClip { clip: animgraph::ClipId(frame % 4), ..clip }).unwrap();
+        }
+        player.advance(0.01, &mut buffer);
+        tracks.advance(0.01, &mut buffer);
+        assert_eq!(buffer.dropped(), 0, "frame {frame}");
+        most = most.max(buffer.samples().len());
+    }
+    assert_eq!(most, capacity, "the worst case fills the computed bound exactly");
+}

@@ -141,6 +141,10 @@ struct Instance {
     weight: f32,
     /// The tick at which the instance started.
     entry_tick: u64,
+    /// Blend spaces: the clip weights at the last clock advance (`(point, weight)`, the first
+    /// `weight_count` valid), so each frame triangulates once.
+    weights: [(u16, f32); MAX_WEIGHTS_2D],
+    weight_count: u8,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -303,27 +307,34 @@ impl AnimationGraphPlayer {
     }
 
     fn new_instance(&self, leaf: StateId, offset: f32) -> Instance {
+        let blank = Instance {
+            state: leaf,
+            clock: 0.0,
+            prev: 0.0,
+            weight: 1.0,
+            entry_tick: self.tick,
+            weights: [(0, 0.0); MAX_WEIGHTS_2D],
+            weight_count: 0,
+        };
+        let instance = self.with_weights(blank);
         let clock = match &self.graph.states[leaf.index()].motion {
             Some(Motion::Clip { length, .. }) => offset as f64 * *length as f64,
             Some(Motion::Blend { sync: true, .. }) | None => offset as f64,
-            Some(Motion::Blend { sync: false, input, points }) => {
-                offset as f64 * self.graph.points[self.dominant_point(*input, points)].length as f64
+            Some(Motion::Blend { sync: false, points, .. }) => {
+                offset as f64 * self.graph.points[dominant_point(&instance, points)].length as f64
             }
         };
-        Instance { state: leaf, clock, prev: clock, weight: 1.0, entry_tick: self.tick }
+        Instance { clock, prev: clock, ..instance }
     }
 
-    /// The heaviest point of a blend space at the parameters' values (global point index; the
-    /// first of equals).
-    fn dominant_point(&self, input: BlendInput, points: &std::ops::Range<u32>) -> usize {
-        let (count, weights) = self.blend_weights(input, points);
-        let mut best = weights[0];
-        for &w in &weights[1..count] {
-            if w.1 > best.1 {
-                best = w;
-            }
+    /// The instance with its blend-space weights computed from the current parameters.
+    fn with_weights(&self, mut instance: Instance) -> Instance {
+        if let Some(Motion::Blend { input, points, .. }) = &self.graph.states[instance.state.index()].motion {
+            let (n, weights) = self.blend_weights(*input, points);
+            instance.weights = weights;
+            instance.weight_count = n as u8;
         }
-        points.start as usize + best.0 as usize
+        instance
     }
 
     /// A blend space's clip weights at the parameters' current values: `(point, weight)` pairs,
@@ -380,8 +391,8 @@ impl AnimationGraphPlayer {
         match &self.graph.states[instance.state.index()].motion {
             Some(Motion::Clip { length, .. }) => (instance.clock / *length as f64) as f32,
             Some(Motion::Blend { sync: true, .. }) | None => instance.clock as f32,
-            Some(Motion::Blend { sync: false, input, points }) => {
-                (instance.clock / self.graph.points[self.dominant_point(*input, points)].length as f64) as f32
+            Some(Motion::Blend { sync: false, points, .. }) => {
+                (instance.clock / self.graph.points[dominant_point(instance, points)].length as f64) as f32
             }
         }
     }
@@ -1090,15 +1101,17 @@ impl AnimationGraphPlayer {
         }
     }
 
-    fn advanced(&self, mut instance: Instance, delta: f32) -> Instance {
+    fn advanced(&self, instance: Instance, delta: f32) -> Instance {
+        // Weights follow this frame's parameters; emission and next frame's exit times use them.
+        let mut instance = self.with_weights(instance);
         let rate = self.rate(instance.state) * delta as f64;
         instance.prev = instance.clock;
         instance.clock += match &self.graph.states[instance.state.index()].motion {
-            Some(Motion::Blend { sync: true, input, points }) => {
-                let (n, weights) = self.blend_weights(*input, points);
+            Some(Motion::Blend { sync: true, points, .. }) => {
                 let pts = self.graph.points(points);
+                let weights = &instance.weights[..instance.weight_count as usize];
                 let normalised_rate: f64 =
-                    weights[..n].iter().map(|&(j, w)| w as f64 / pts[j as usize].length as f64).sum();
+                    weights.iter().map(|&(j, w)| w as f64 / pts[j as usize].length as f64).sum();
                 rate * normalised_rate
             }
             _ => rate,
@@ -1134,10 +1147,9 @@ impl AnimationGraphPlayer {
                 let (time, prev_time, looped) = timing(instance.clock, instance.prev, *length, *looping);
                 out.push_sample(ClipSample { clip: *clip, time, prev_time, weight, layer, looped });
             }
-            Some(Motion::Blend { input, points, sync }) => {
-                let (n, weights) = self.blend_weights(*input, points);
+            Some(Motion::Blend { points, sync, .. }) => {
                 let pts = self.graph.points(points);
-                for &(j, w) in &weights[..n] {
+                for &(j, w) in &instance.weights[..instance.weight_count as usize] {
                     let point = &pts[j as usize];
                     let Some(clip) = point.clip else { continue };
                     let (time, prev_time, looped) = if *sync {
@@ -1151,6 +1163,19 @@ impl AnimationGraphPlayer {
             _ => {}
         }
     }
+}
+
+/// The heaviest point of an instance's cached blend weights (global point index; the first of
+/// equals).
+fn dominant_point(instance: &Instance, points: &std::ops::Range<u32>) -> usize {
+    let weights = &instance.weights[..(instance.weight_count as usize).max(1)];
+    let mut best = weights[0];
+    for &w in &weights[1..] {
+        if w.1 > best.1 {
+            best = w;
+        }
+    }
+    points.start as usize + best.0 as usize
 }
 
 fn progress(running: &Running) -> f32 {
