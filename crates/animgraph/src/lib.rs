@@ -30,6 +30,10 @@
 //! | mask | the bones a layer affects, by name ([`BoneMask`]) |
 //! | bind | compiling a graph against a backend into flat arrays of ids, once |
 //! | backend | a [`PoseBackend`]: resolves clip names and masks, poses a skeleton from samples |
+//! | sub-machine | a state that is itself a machine; its states are addressed as `Outer/Inner` |
+//! | interruption | a transition starting while another mix runs; the blend so far is frozen as its source |
+//! | code track | a clip played from code above the graph's layers ([`tracks::AnimationTracks`]) |
+//! | tick | one `advance`; the unit of time for networking |
 //!
 //! ## Example
 //!

@@ -430,3 +430,79 @@ fn buffer_capacity_covers_2d_chains_and_tracks() {
     }
     assert_eq!(most, capacity, "the worst case fills the computed bound exactly");
 }
+
+fn nested_player() -> AnimationGraphPlayer {
+    let mut graph = scenario_graph("nested.mres");
+    // An inner `*` transition: any inner state -> Idle on `hurt`... use a fresh trigger "rest".
+    graph.parameters.push(GraphParameter { name: "rest".into(), kind: ParameterType::Trigger, default: 0.0, latch: false });
+    let StateKind::SubMachine(inner) = &mut graph.layers[0].machine.states[0].kind else { panic!("Locomotion") };
+    inner.transitions.push(GraphTransition {
+        from: ANY_STATE.into(),
+        to: "Idle".into(),
+        conditions: vec![GraphCondition { parameter: "rest".into(), op: ConditionOp::Triggered, value: 0.0 }],
+        duration: 0.0,
+        ..Default::default()
+    });
+    AnimationGraphPlayer::new(&graph, &mut backend(&[("idle", 1.0, true), ("walk", 1.0, true), ("fall", 1.0, true), ("hurt", 0.5, false)]))
+        .unwrap()
+}
+
+fn event_names(player: &AnimationGraphPlayer) -> Vec<String> {
+    player
+        .events()
+        .iter()
+        .map(|e| match *e {
+            GraphEvent::StateEntered { state, .. } => format!("+{}", player.state_path(state)),
+            GraphEvent::StateExited { state, .. } => format!("-{}", player.state_path(state)),
+            GraphEvent::TransitionStarted { from, to, .. } => format!("{}>{}", player.state_path(from), player.state_path(to)),
+        })
+        .collect()
+}
+
+#[test]
+fn travel_into_a_nested_state_enters_its_sub_machine_first() {
+    let mut player = nested_player();
+    let mut buffer = player.new_buffer();
+    player.set_bool_by_name("grounded", false).unwrap(); // so Fall -> Locomotion waits
+    player.travel(0, "Fall").unwrap();
+    player.advance(0.1, &mut buffer);
+    for _ in 0..3 {
+        player.advance(0.1, &mut buffer);
+    }
+    assert_eq!(player.current_state_path(0), Some("Fall"));
+    player.travel(0, "Locomotion/Walk").unwrap();
+    player.advance(0.1, &mut buffer);
+    assert_eq!(event_names(&player), ["Fall>Locomotion/Walk", "+Locomotion", "+Locomotion/Walk"]);
+    assert_eq!(player.transition_target(0).map(|s| player.state_path(s)), Some("Locomotion/Walk"));
+    assert_eq!(player.find_state(0, "Walk"), None, "nested states are addressed by path");
+}
+
+#[test]
+fn nested_any_state_stays_inside_its_machine_and_never_into_itself() {
+    let mut player = nested_player();
+    let mut buffer = player.new_buffer();
+    player.set_float_by_name("speed", 1.0).unwrap();
+    for _ in 0..5 {
+        player.advance(0.1, &mut buffer);
+    }
+    assert_eq!(player.current_state_path(0), Some("Locomotion/Walk"));
+    player.fire_by_name("rest").unwrap();
+    player.advance(0.1, &mut buffer);
+    // The inner `*` (instant) cuts to Idle.
+    assert_eq!(event_names(&player), ["-Locomotion/Walk", "Locomotion/Walk>Locomotion/Idle", "+Locomotion/Idle"]);
+    // In Idle, `*` -> Idle is never taken.
+    player.set_float_by_name("speed", 0.0).unwrap();
+    player.fire_by_name("rest").unwrap();
+    player.advance(0.1, &mut buffer);
+    assert!(player.events().is_empty(), "{:?}", event_names(&player));
+    // Outside the sub-machine (in Fall) the inner `*` is not a candidate at all.
+    player.set_bool_by_name("grounded", false).unwrap();
+    for _ in 0..3 {
+        player.advance(0.1, &mut buffer);
+    }
+    assert_eq!(player.current_state_path(0), Some("Fall"));
+    player.fire_by_name("rest").unwrap();
+    player.advance(0.1, &mut buffer);
+    assert_eq!(player.current_state_path(0), Some("Fall"));
+    assert!(player.events().is_empty());
+}
