@@ -434,8 +434,15 @@ fn buffer_capacity_covers_2d_chains_and_tracks() {
 fn nested_player() -> AnimationGraphPlayer {
     let mut graph = scenario_graph("nested.mres");
     // An inner `*` transition: any inner state -> Idle on `hurt`... use a fresh trigger "rest".
-    graph.parameters.push(GraphParameter { name: "rest".into(), kind: ParameterType::Trigger, default: 0.0, latch: false });
-    let StateKind::SubMachine(inner) = &mut graph.layers[0].machine.states[0].kind else { panic!("Locomotion") };
+    graph.parameters.push(GraphParameter {
+        name: "rest".into(),
+        kind: ParameterType::Trigger,
+        default: 0.0,
+        latch: false,
+    });
+    let StateKind::SubMachine(inner) = &mut graph.layers[0].machine.states[0].kind else {
+        panic!("Locomotion")
+    };
     inner.transitions.push(GraphTransition {
         from: ANY_STATE.into(),
         to: "Idle".into(),
@@ -443,8 +450,11 @@ fn nested_player() -> AnimationGraphPlayer {
         duration: 0.0,
         ..Default::default()
     });
-    AnimationGraphPlayer::new(&graph, &mut backend(&[("idle", 1.0, true), ("walk", 1.0, true), ("fall", 1.0, true), ("hurt", 0.5, false)]))
-        .unwrap()
+    AnimationGraphPlayer::new(
+        &graph,
+        &mut backend(&[("idle", 1.0, true), ("walk", 1.0, true), ("fall", 1.0, true), ("hurt", 0.5, false)]),
+    )
+    .unwrap()
 }
 
 fn event_names(player: &AnimationGraphPlayer) -> Vec<String> {
@@ -454,7 +464,9 @@ fn event_names(player: &AnimationGraphPlayer) -> Vec<String> {
         .map(|e| match *e {
             GraphEvent::StateEntered { state, .. } => format!("+{}", player.state_path(state)),
             GraphEvent::StateExited { state, .. } => format!("-{}", player.state_path(state)),
-            GraphEvent::TransitionStarted { from, to, .. } => format!("{}>{}", player.state_path(from), player.state_path(to)),
+            GraphEvent::TransitionStarted { from, to, .. } => {
+                format!("{}>{}", player.state_path(from), player.state_path(to))
+            }
         })
         .collect()
 }
@@ -489,7 +501,10 @@ fn nested_any_state_stays_inside_its_machine_and_never_into_itself() {
     player.fire_by_name("rest").unwrap();
     player.advance(0.1, &mut buffer);
     // The inner `*` (instant) cuts to Idle.
-    assert_eq!(event_names(&player), ["-Locomotion/Walk", "Locomotion/Walk>Locomotion/Idle", "+Locomotion/Idle"]);
+    assert_eq!(
+        event_names(&player),
+        ["-Locomotion/Walk", "Locomotion/Walk>Locomotion/Idle", "+Locomotion/Idle"]
+    );
     // In Idle, `*` -> Idle is never taken.
     player.set_float_by_name("speed", 0.0).unwrap();
     player.fire_by_name("rest").unwrap();
