@@ -1,0 +1,271 @@
+//! `Skeleton2DPoseBackend`: the layering contract on a 2D skeleton's pose arrays.
+
+use std::sync::Arc;
+
+use animgraph::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
+
+use crate::skeleton::{BoundClip, CHANNELS, Pose, ROTATION, Skeleton2D, sample_keys, shortest, stepped};
+
+/// A clip event fired by `apply`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SkeletonEvent {
+    /// Index into the skeleton's `events` names.
+    pub event: u16,
+    /// The clip that carried it.
+    pub clip: ClipId,
+    /// The sample's layer.
+    pub layer: u8,
+    /// The key's time in the clip.
+    pub time: f32,
+}
+
+/// Most clip events one `apply` records; more are dropped and counted.
+pub const MAX_EVENTS_PER_APPLY: usize = 64;
+
+/// Poses a [`Skeleton2D`] from clip samples (see [`PoseBackend::apply`] for the contract).
+///
+/// The skeleton is shared (`Arc`) so many characters use one copy of the data; each backend owns
+/// its pose and scratch arrays, sized at creation, so `apply` allocates nothing.
+#[derive(Clone, Debug)]
+pub struct Skeleton2DPoseBackend {
+    skeleton: Arc<Skeleton2D>,
+    /// The pose after the last `apply` (world transforms included).
+    pub pose: Pose,
+    delta: [Vec<f32>; CHANNELS],
+    color_delta: Vec<[f32; 4]>,
+    masks: Vec<Vec<bool>>,
+    events: Vec<SkeletonEvent>,
+    events_dropped: usize,
+    warnings: Vec<String>,
+}
+
+impl Skeleton2DPoseBackend {
+    /// A backend posing `skeleton`, starting at its setup pose.
+    pub fn new(skeleton: Arc<Skeleton2D>) -> Self {
+        let bones = skeleton.bone_count();
+        let slots = skeleton.slot_bones.len();
+        Skeleton2DPoseBackend {
+            pose: skeleton.setup.clone(),
+            delta: std::array::from_fn(|_| vec![0.0; bones]),
+            color_delta: vec![[0.0; 4]; slots],
+            masks: Vec::new(),
+            events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
+            events_dropped: 0,
+            warnings: Vec::new(),
+            skeleton,
+        }
+    }
+
+    /// The skeleton.
+    pub fn skeleton(&self) -> &Arc<Skeleton2D> {
+        &self.skeleton
+    }
+
+    /// Clip events of the last `apply`.
+    pub fn events(&self) -> &[SkeletonEvent] {
+        &self.events
+    }
+
+    /// Events dropped in the last `apply` (more than [`MAX_EVENTS_PER_APPLY`]).
+    pub fn events_dropped(&self) -> usize {
+        self.events_dropped
+    }
+
+    /// Warnings from resolving masks (unknown bone names, each once).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The bones a resolved mask includes.
+    pub fn mask_bones(&self, mask: MaskId) -> Vec<String> {
+        let Some(m) = self.masks.get(mask.0 as usize) else { return Vec::new() };
+        m.iter()
+            .enumerate()
+            .filter(|(_, on)| **on)
+            .map(|(b, _)| self.skeleton.data.bones[b].name.clone())
+            .collect()
+    }
+
+    fn fire_events(&mut self, clip: &BoundClip, sample: &ClipSample) {
+        let (prev, time, duration) = (sample.prev_time, sample.time, clip.duration);
+        let forward = if sample.looped { time < prev } else { time >= prev };
+        let mut fire = |lo: f32, hi: f32, lo_inclusive: bool, hi_inclusive: bool| {
+            for &(t, event) in &clip.events {
+                let above = if lo_inclusive { t >= lo } else { t > lo };
+                let below = if hi_inclusive { t <= hi } else { t < hi };
+                if above && below {
+                    if self.events.len() < MAX_EVENTS_PER_APPLY {
+                        self.events.push(SkeletonEvent {
+                            event,
+                            clip: sample.clip,
+                            layer: sample.layer,
+                            time: t,
+                        });
+                    } else {
+                        self.events_dropped += 1;
+                    }
+                }
+            }
+        };
+        match (forward, sample.looped) {
+            (true, false) => fire(prev, time, false, true),
+            (true, true) => {
+                fire(prev, duration, false, true);
+                fire(0.0, time, true, true);
+            }
+            (false, false) => fire(time, prev, true, false),
+            (false, true) => {
+                fire(0.0, prev, true, false);
+                fire(time, duration, true, true);
+            }
+        }
+    }
+}
+
+impl PoseBackend for Skeleton2DPoseBackend {
+    fn resolve_clip(&mut self, name: &str) -> Option<ClipId> {
+        self.skeleton.clip_index.get(name).map(|&i| ClipId(i as u32))
+    }
+
+    fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
+        let skeleton = &self.skeleton;
+        let mut on = vec![false; skeleton.bone_count()];
+        for name in &mask.bones {
+            match skeleton.data.bone_index(name) {
+                Some(b) => on[b] = true,
+                None => {
+                    let warning = format!("mask bone \"{name}\" is not in the skeleton; it is ignored");
+                    if !self.warnings.contains(&warning) {
+                        self.warnings.push(warning);
+                    }
+                }
+            }
+        }
+        if mask.include_children {
+            // Parents come first, so one pass marks every descendant.
+            for b in 0..on.len() {
+                if let Some(p) = skeleton.parents[b] {
+                    on[b] |= on[p as usize];
+                }
+            }
+        }
+        self.masks.push(on);
+        Some(MaskId(self.masks.len() as u32 - 1))
+    }
+
+    fn clip_length(&self, clip: ClipId) -> f32 {
+        self.skeleton.clips.get(clip.0 as usize).map_or(0.0, |c| c.duration)
+    }
+
+    fn clip_loops(&self, clip: ClipId) -> bool {
+        self.skeleton.clips.get(clip.0 as usize).is_some_and(|c| c.looping)
+    }
+
+    /// The contract of [`PoseBackend::apply`], on pose arrays:
+    /// `pose += layer_weight x sum(w_i x (v_i - reference))` per masked channel, where the
+    /// reference is the pose below for Replace layers (so layer 0 starts from setup) and the setup
+    /// pose for Additive ones; channels a clip does not key contribute nothing (they keep the pose
+    /// below). Rotations take the shortest arc. IK mix and bend are discrete, like attachments.
+    fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
+        let skeleton = Arc::clone(&self.skeleton);
+        let setup = &skeleton.setup;
+        for c in 0..CHANNELS {
+            self.pose.channels[c].copy_from_slice(&setup.channels[c]);
+        }
+        self.pose.colors.copy_from_slice(&setup.colors);
+        self.pose.attachments.copy_from_slice(&setup.attachments);
+        self.pose.draw_order.copy_from_slice(&setup.draw_order);
+        self.pose.ik.copy_from_slice(&setup.ik);
+        self.events.clear();
+        self.events_dropped = 0;
+        // Taken out for the loop (no allocation) so events can be pushed while masks are read.
+        let masks = std::mem::take(&mut self.masks);
+
+        for (l, info) in layers.iter().enumerate() {
+            if info.weight <= 0.0 {
+                continue;
+            }
+            let mask = info.mask.and_then(|m| masks.get(m.0 as usize));
+            let additive = info.blend == ClipBlend::Additive;
+            for d in &mut self.delta {
+                d.fill(0.0);
+            }
+            self.color_delta.fill([0.0; 4]);
+            let mut heaviest: Option<&ClipSample> = None;
+            for sample in samples.iter().filter(|s| s.layer as usize == l) {
+                let Some(clip) = skeleton.clips.get(sample.clip.0 as usize) else { continue };
+                for channel in &clip.channels {
+                    let b = channel.bone as usize;
+                    if mask.is_some_and(|m| !m[b]) {
+                        continue;
+                    }
+                    let v = sample_keys(&channel.keys, sample.time);
+                    for k in 0..channel.width as usize {
+                        let c = channel.first as usize + k;
+                        let reference =
+                            if additive { setup.channels[c][b] } else { self.pose.channels[c][b] };
+                        let mut d = v[k] - reference;
+                        if c == ROTATION {
+                            d = shortest(d);
+                        }
+                        self.delta[c][b] += sample.weight * d;
+                    }
+                }
+                for (slot, keys) in &clip.colors {
+                    let s = *slot as usize;
+                    if mask.is_some_and(|m| !m[skeleton.slot_bones[s] as usize]) {
+                        continue;
+                    }
+                    let v = sample_keys(keys, sample.time);
+                    for k in 0..4 {
+                        let reference = if additive { setup.colors[s][k] } else { self.pose.colors[s][k] };
+                        self.color_delta[s][k] += sample.weight * (v[k] - reference);
+                    }
+                }
+                if heaviest.is_none_or(|h| sample.weight > h.weight) {
+                    heaviest = Some(sample);
+                }
+                if sample.weight >= info.event_threshold && !clip.events.is_empty() {
+                    self.fire_events(clip, sample);
+                }
+            }
+            for c in 0..CHANNELS {
+                for (b, d) in self.delta[c].iter().enumerate() {
+                    self.pose.channels[c][b] += info.weight * d;
+                }
+            }
+            for (s, d) in self.color_delta.iter().enumerate() {
+                for k in 0..4 {
+                    self.pose.colors[s][k] = (self.pose.colors[s][k] + info.weight * d[k]).clamp(0.0, 1.0);
+                }
+            }
+            // Discrete values: the heaviest sample of the highest layer weighing at least 0.5.
+            if info.weight >= 0.5 {
+                if let Some(sample) = heaviest {
+                    let clip = &skeleton.clips[sample.clip.0 as usize];
+                    for (slot, keys) in &clip.attachments {
+                        let s = *slot as usize;
+                        if mask.is_some_and(|m| !m[skeleton.slot_bones[s] as usize]) {
+                            continue;
+                        }
+                        if let Some(a) = stepped(keys, sample.time) {
+                            self.pose.attachments[s] = *a;
+                        }
+                    }
+                    if let Some(order) = stepped(&clip.draw_order, sample.time) {
+                        self.pose.draw_order.copy_from_slice(order);
+                    }
+                    for (constraint, keys) in &clip.ik {
+                        let n = keys.partition_point(|k| k.0 <= sample.time);
+                        if n > 0 {
+                            let (_, mix, bend) = keys[n - 1];
+                            self.pose.ik[*constraint as usize] = (mix, bend);
+                        }
+                    }
+                }
+            }
+        }
+        self.masks = masks;
+        skeleton.update_world(&mut self.pose);
+    }
+}

@@ -1,0 +1,697 @@
+//! `Skeleton2DData`: the `.mskel` file (bones, slots, attachments, IK, events, clips).
+//!
+//! The container is `.mres`'s (`format` 2, `uid`, `type: "Skeleton2DData"`, `props`); the props
+//! are Spine-like (camelCase, degrees, keys as compact arrays) so Spine exports map naturally.
+//! A key is `[time, value...]` with an optional last element for the curve *to the next key*:
+//! absent = linear, `"stepped"`, or `[cx1, cy1, cx2, cy2]` (a normalised cubic bezier, as CSS's
+//! `cubic-bezier`: x is the fraction of the segment's time, y of its value change).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+/// How a key interpolates to the next one.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum Curve {
+    /// Straight line.
+    #[default]
+    Linear,
+    /// Hold until the next key.
+    Stepped,
+    /// Normalised cubic bezier `[cx1, cy1, cx2, cy2]`.
+    Bezier([f32; 4]),
+}
+
+/// One key: a time, up to four values, and the curve to the next key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Key {
+    /// Seconds.
+    pub time: f32,
+    /// Values (rotate: 1; translate/scale/shear: 2; colour: 4).
+    pub values: [f32; 4],
+    /// How many of `values` the file gave.
+    pub arity: u8,
+    /// Curve to the next key.
+    pub curve: Curve,
+}
+
+impl TryFrom<Vec<Json>> for Key {
+    type Error = String;
+    fn try_from(items: Vec<Json>) -> Result<Self, String> {
+        let mut numbers = Vec::new();
+        let mut curve = Curve::Linear;
+        for (i, item) in items.iter().enumerate() {
+            match item {
+                Json::Number(n) => numbers.push(n.as_f64().unwrap_or(f64::NAN) as f32),
+                Json::String(s) if s == "stepped" && i == items.len() - 1 => curve = Curve::Stepped,
+                Json::Array(c) if i == items.len() - 1 && c.len() == 4 => {
+                    let mut b = [0.0; 4];
+                    for (j, v) in c.iter().enumerate() {
+                        b[j] = v.as_f64().ok_or("a bezier curve is [cx1, cy1, cx2, cy2] numbers")? as f32;
+                    }
+                    curve = Curve::Bezier(b);
+                }
+                _ => return Err(format!("a key is [time, values..., curve?]; element {i} is {item}")),
+            }
+        }
+        if numbers.len() < 2 || numbers.len() > 5 {
+            return Err(format!("a key needs a time and 1 to 4 values, got {} numbers", numbers.len()));
+        }
+        let mut values = [0.0; 4];
+        values[..numbers.len() - 1].copy_from_slice(&numbers[1..]);
+        Ok(Key { time: numbers[0], values, arity: (numbers.len() - 1) as u8, curve })
+    }
+}
+
+impl From<Key> for Vec<Json> {
+    fn from(key: Key) -> Vec<Json> {
+        let mut out = vec![Json::from(key.time)];
+        out.extend(key.values[..key.arity as usize].iter().map(|v| Json::from(*v)));
+        match key.curve {
+            Curve::Linear => {}
+            Curve::Stepped => out.push(Json::from("stepped")),
+            Curve::Bezier(b) => out.push(Json::from(b.to_vec())),
+        }
+        out
+    }
+}
+
+impl Serialize for Key {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Vec::<Json>::from(*self).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let items = Vec::<Json>::deserialize(d)?;
+        Key::try_from(items).map_err(serde::de::Error::custom)
+    }
+}
+
+fn one() -> f32 {
+    1.0
+}
+fn white() -> [f32; 4] {
+    [1.0, 1.0, 1.0, 1.0]
+}
+fn yes() -> bool {
+    true
+}
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
+}
+fn is_one(v: &f32) -> bool {
+    *v == 1.0
+}
+fn is_white(c: &[f32; 4]) -> bool {
+    *c == [1.0; 4]
+}
+
+/// A bone: setup (rest) pose relative to its parent. Parents come before children.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BoneData {
+    /// Unique name.
+    pub name: String,
+    /// Parent bone (earlier in the list); `None` for a root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Setup translation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub x: f32,
+    /// Setup translation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub y: f32,
+    /// Setup rotation in degrees.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: f32,
+    /// Setup scale.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub scale_x: f32,
+    /// Setup scale.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub scale_y: f32,
+    /// Setup shear in degrees.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shear_x: f32,
+    /// Setup shear in degrees.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shear_y: f32,
+    /// Drawn length (overlay, one-bone IK).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub length: f32,
+}
+
+/// A slot: a place on a bone where one attachment is drawn; list order is the setup draw order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SlotData {
+    /// Unique name.
+    pub name: String,
+    /// The bone it follows.
+    pub bone: String,
+    /// The attachment shown in the setup pose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attachment: Option<String>,
+    /// RGBA tint, 0..1.
+    #[serde(default = "white", skip_serializing_if = "is_white")]
+    pub color: [f32; 4],
+}
+
+/// What an attachment draws.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
+pub enum AttachmentKind {
+    /// A textured rectangle centred at (x, y) in bone space.
+    #[serde(rename_all = "camelCase")]
+    Region {
+        /// Centre.
+        #[serde(default)]
+        x: f32,
+        /// Centre.
+        #[serde(default)]
+        y: f32,
+        /// Degrees.
+        #[serde(default)]
+        rotation: f32,
+        /// Size.
+        width: f32,
+        /// Size.
+        height: f32,
+        /// Texture region `[x, y, width, height]` in pixels; `None` draws a flat colour.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        region: Option<[f32; 4]>,
+    },
+    /// A textured polygon: vertices in bone space, texture coordinates in pixels, triangles.
+    #[serde(rename_all = "camelCase")]
+    Polygon {
+        /// Bone-space vertices.
+        vertices: Vec<[f32; 2]>,
+        /// Texture pixel coordinates, one per vertex.
+        uvs: Vec<[f32; 2]>,
+        /// Vertex index triples.
+        triangles: Vec<[u16; 3]>,
+    },
+}
+
+/// An attachment: what a slot can show.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentData {
+    /// The slot it belongs to.
+    pub slot: String,
+    /// Its name (unique within the slot).
+    pub name: String,
+    /// RGBA multiplied with the slot colour.
+    #[serde(default = "white", skip_serializing_if = "is_white")]
+    pub color: [f32; 4],
+    /// Region or polygon.
+    #[serde(flatten)]
+    pub kind: AttachmentKind,
+}
+
+/// An IK constraint: one or two bones reach for a target bone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IkData {
+    /// Unique name.
+    pub name: String,
+    /// One bone, or a parent and its child.
+    pub bones: Vec<String>,
+    /// The bone to reach.
+    pub target: String,
+    /// Bend direction of a two-bone chain.
+    #[serde(default = "yes")]
+    pub bend_positive: bool,
+    /// 0..1: how much IK wins over the animated pose.
+    #[serde(default = "one")]
+    pub mix: f32,
+}
+
+/// A bone's timelines in a clip.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BoneTimelines {
+    /// `[t, degrees]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rotate: Vec<Key>,
+    /// `[t, x, y]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub translate: Vec<Key>,
+    /// `[t, sx, sy]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scale: Vec<Key>,
+    /// `[t, shx, shy]` degrees.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shear: Vec<Key>,
+}
+
+/// A slot's timelines in a clip.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SlotTimelines {
+    /// `[t, "attachment" | null]` (stepped).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachment: Vec<(f32, Option<String>)>,
+    /// `[t, r, g, b, a]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub color: Vec<Key>,
+}
+
+/// An IK key: `[t, mix, bendPositive]` (mix interpolates linearly, bend steps).
+pub type IkKey = (f32, f32, bool);
+
+/// A clip: a duration and timelines.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClipData {
+    /// Seconds.
+    pub duration: f32,
+    /// Loops by default.
+    #[serde(default = "yes")]
+    pub looping: bool,
+    /// Per bone.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bones: BTreeMap<String, BoneTimelines>,
+    /// Per slot.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub slots: BTreeMap<String, SlotTimelines>,
+    /// `[t, [slot names in draw order]]` (stepped).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub draw_order: Vec<(f32, Vec<String>)>,
+    /// `[t, "event"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<(f32, String)>,
+    /// Per IK constraint.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ik: BTreeMap<String, Vec<IkKey>>,
+}
+
+/// A 2D skeleton with its clips: the contents of a `.mskel` file.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Skeleton2DData {
+    /// Texture image, relative to the `.mskel` file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture: Option<String>,
+    /// Bones, parents first.
+    pub bones: Vec<BoneData>,
+    /// Slots, in setup draw order.
+    #[serde(default)]
+    pub slots: Vec<SlotData>,
+    /// Attachments.
+    #[serde(default)]
+    pub attachments: Vec<AttachmentData>,
+    /// IK constraints, applied in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ik: Vec<IkData>,
+    /// Event names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<String>,
+    /// Clips by name.
+    #[serde(default)]
+    pub clips: BTreeMap<String, ClipData>,
+}
+
+/// A located problem in a `.mskel` file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkeletonIssue {
+    /// `bones[3].parent`, `clips.walk.bones.Hip.rotate[2]`, ...
+    pub path: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl std::fmt::Display for SkeletonIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+fn issue(issues: &mut Vec<SkeletonIssue>, path: String, message: String) {
+    issues.push(SkeletonIssue { path, message });
+}
+
+/// Why a `.mskel` could not be loaded or saved.
+#[derive(Debug, thiserror::Error)]
+pub enum SkeletonError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Not valid JSON, or the wrong shape.
+    #[error("line {line}, column {column}: {message}")]
+    Syntax {
+        /// 1-based.
+        line: usize,
+        /// 1-based.
+        column: usize,
+        /// What serde said.
+        message: String,
+    },
+    /// Parsed, but breaks the rules: every problem found.
+    #[error("{}", .0.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("\n"))]
+    Invalid(Vec<SkeletonIssue>),
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Container {
+    format: u32,
+    #[serde(default)]
+    uid: String,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default, skip_serializing_if = "Json::is_null")]
+    resources: Json,
+    props: Skeleton2DData,
+}
+
+/// Largest `.mskel` read (64 MiB).
+pub const MAX_MSKEL_BYTES: usize = 64 << 20;
+
+impl Skeleton2DData {
+    /// Parses and validates `.mskel` text.
+    pub fn from_str(text: &str) -> Result<Self, SkeletonError> {
+        if text.len() > MAX_MSKEL_BYTES {
+            return Err(SkeletonError::Invalid(vec![SkeletonIssue {
+                path: String::new(),
+                message: format!("the file is {} bytes; the limit is {MAX_MSKEL_BYTES}", text.len()),
+            }]));
+        }
+        let container: Container = serde_json::from_str(text).map_err(|e| {
+            let message = e.to_string();
+            let message = match message.find(" at line ") {
+                Some(i) => message[..i].to_string(),
+                None => message,
+            };
+            SkeletonError::Syntax { line: e.line(), column: e.column(), message }
+        })?;
+        let mut issues = Vec::new();
+        if container.format != 2 {
+            issues.push(SkeletonIssue {
+                path: "format".into(),
+                message: format!("format {} is not supported; this version reads format 2", container.format),
+            });
+        }
+        if container.kind != "Skeleton2DData" {
+            issues.push(SkeletonIssue {
+                path: "type".into(),
+                message: format!(
+                    "the file holds a \"{}\"; a .mskel holds \"Skeleton2DData\"",
+                    container.kind
+                ),
+            });
+        }
+        issues.extend(container.props.validate());
+        if issues.is_empty() { Ok(container.props) } else { Err(SkeletonError::Invalid(issues)) }
+    }
+
+    /// Loads and validates a `.mskel` file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, SkeletonError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| SkeletonError::Io { path: path.display().to_string(), source })?;
+        Self::from_str(&text)
+    }
+
+    /// The `.mskel` text (stable: same data, same text).
+    pub fn to_string_pretty(&self, uid: &str) -> String {
+        let container = Container {
+            format: 2,
+            uid: uid.to_string(),
+            kind: "Skeleton2DData".into(),
+            resources: Json::Null,
+            props: self.clone(),
+        };
+        serde_json::to_string_pretty(&container).expect("skeleton data serialises") + "\n"
+    }
+
+    /// Saves atomically (temporary file beside it, then rename).
+    pub fn save(&self, path: impl AsRef<Path>, uid: &str) -> Result<(), SkeletonError> {
+        let path = path.as_ref();
+        animgraph::mres::write_atomic(path, self.to_string_pretty(uid).as_bytes()).map_err(|e| {
+            SkeletonError::Io {
+                path: path.display().to_string(),
+                source: std::io::Error::other(e.to_string()),
+            }
+        })
+    }
+
+    /// The index of a bone.
+    pub fn bone_index(&self, name: &str) -> Option<usize> {
+        self.bones.iter().position(|b| b.name == name)
+    }
+
+    /// Every rule the data breaks, located.
+    pub fn validate(&self) -> Vec<SkeletonIssue> {
+        let mut issues = Vec::new();
+        let issues_ref = &mut issues;
+        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+        let mut seen = std::collections::HashMap::new();
+        for (i, b) in self.bones.iter().enumerate() {
+            if b.name.is_empty() {
+                issue(issues_ref, format!("bones[{i}].name"), "is empty; name the bone".into());
+            }
+            if let Some(previous) = seen.insert(b.name.as_str(), i) {
+                issue(
+                    issues_ref,
+                    format!("bones[{i}].name"),
+                    format!("\"{}\" repeats bones[{previous}]; bone names must be unique", b.name),
+                );
+            }
+            if let Some(parent) = &b.parent {
+                match self.bones.iter().position(|p| &p.name == parent) {
+                    None => issue(
+                        issues_ref,
+                        format!("bones[{i}].parent"),
+                        format!("no bone \"{parent}\"; name an existing bone"),
+                    ),
+                    Some(p) if p == i => issue(
+                        issues_ref,
+                        format!("bones[{i}].parent"),
+                        format!("\"{parent}\" is the bone itself (a cycle)"),
+                    ),
+                    Some(p) if p > i => issue(
+                        issues_ref,
+                        format!("bones[{i}].parent"),
+                        format!(
+                            "\"{parent}\" comes after \"{}\"; list parents before their children (or a cycle)",
+                            b.name
+                        ),
+                    ),
+                    _ => {}
+                }
+            }
+            if !finite(&[b.x, b.y, b.rotation, b.scale_x, b.scale_y, b.shear_x, b.shear_y, b.length]) {
+                issue(issues_ref, format!("bones[{i}]"), "has a NaN or infinite number".into());
+            }
+        }
+        let bone = |name: &str| self.bones.iter().any(|b| b.name == name);
+        let slot = |name: &str| self.slots.iter().any(|s| s.name == name);
+        let attachment =
+            |slot: &str, name: &str| self.attachments.iter().any(|a| a.slot == slot && a.name == name);
+        for (i, s) in self.slots.iter().enumerate() {
+            if !bone(&s.bone) {
+                issue(issues_ref, format!("slots[{i}].bone"), format!("no bone \"{}\"", s.bone));
+            }
+            if let Some(a) = &s.attachment {
+                if !attachment(&s.name, a) {
+                    issue(
+                        issues_ref,
+                        format!("slots[{i}].attachment"),
+                        format!("slot \"{}\" has no attachment \"{a}\"", s.name),
+                    );
+                }
+            }
+            if self.slots[..i].iter().any(|o| o.name == s.name) {
+                issue(
+                    issues_ref,
+                    format!("slots[{i}].name"),
+                    format!("\"{}\" repeats; slot names must be unique", s.name),
+                );
+            }
+            if !finite(&s.color) {
+                issue(issues_ref, format!("slots[{i}].color"), "has a NaN or infinite number".into());
+            }
+        }
+        for (i, a) in self.attachments.iter().enumerate() {
+            if !slot(&a.slot) {
+                issue(issues_ref, format!("attachments[{i}].slot"), format!("no slot \"{}\"", a.slot));
+            }
+            match &a.kind {
+                AttachmentKind::Region { x, y, rotation, width, height, region } => {
+                    if !finite(&[*x, *y, *rotation, *width, *height]) || region.is_some_and(|r| !finite(&r)) {
+                        issue(issues_ref, format!("attachments[{i}]"), "has a NaN or infinite number".into());
+                    }
+                }
+                AttachmentKind::Polygon { vertices, uvs, triangles } => {
+                    if vertices.len() != uvs.len() {
+                        issue(
+                            issues_ref,
+                            format!("attachments[{i}].uvs"),
+                            format!(
+                                "has {} entries for {} vertices; give one per vertex",
+                                uvs.len(),
+                                vertices.len()
+                            ),
+                        );
+                    }
+                    if let Some(t) =
+                        triangles.iter().position(|t| t.iter().any(|&v| v as usize >= vertices.len()))
+                    {
+                        issue(
+                            issues_ref,
+                            format!("attachments[{i}].triangles[{t}]"),
+                            "names a vertex that does not exist".into(),
+                        );
+                    }
+                    if !vertices.iter().chain(uvs).all(|v| finite(v)) {
+                        issue(issues_ref, format!("attachments[{i}]"), "has a NaN or infinite number".into());
+                    }
+                }
+            }
+        }
+        for (i, ik) in self.ik.iter().enumerate() {
+            if !(1..=2).contains(&ik.bones.len()) {
+                issue(
+                    issues_ref,
+                    format!("ik[{i}].bones"),
+                    "must name one bone, or a parent and its child".into(),
+                );
+            }
+            for b in ik.bones.iter().chain(std::iter::once(&ik.target)) {
+                if !bone(b) {
+                    issue(issues_ref, format!("ik[{i}]"), format!("no bone \"{b}\""));
+                }
+            }
+        }
+        for (name, clip) in &self.clips {
+            let at = |rest: &str| format!("clips.{name}{rest}");
+            if !clip.duration.is_finite() || clip.duration <= 0.0 {
+                issue(
+                    issues_ref,
+                    at(".duration"),
+                    format!("is {}; a clip lasts more than 0 seconds", clip.duration),
+                );
+            }
+            let keys = |issues_ref: &mut Vec<SkeletonIssue>, path: String, keys: &[Key], arity: u8| {
+                let mut last = f32::MIN;
+                for (k, key) in keys.iter().enumerate() {
+                    if key.arity != arity {
+                        issue(
+                            issues_ref,
+                            format!("{path}[{k}]"),
+                            format!("has {} values; this timeline takes {arity}", key.arity),
+                        );
+                    }
+                    if !key.time.is_finite() || !finite(&key.values) {
+                        issue(issues_ref, format!("{path}[{k}]"), "has a NaN or infinite number".into());
+                    } else if key.time < last {
+                        issue(
+                            issues_ref,
+                            format!("{path}[{k}]"),
+                            format!(
+                                "time {} comes before the previous key's {last}; order keys by time",
+                                key.time
+                            ),
+                        );
+                    }
+                    if let Curve::Bezier(b) = key.curve {
+                        if !finite(&b) {
+                            issue(issues_ref, format!("{path}[{k}]"), "has a NaN or infinite curve".into());
+                        }
+                    }
+                    last = key.time;
+                }
+            };
+            for (b, t) in &clip.bones {
+                if !bone(b) {
+                    issue(issues_ref, at(&format!(".bones.{b}")), format!("no bone \"{b}\" in the skeleton"));
+                }
+                keys(issues_ref, at(&format!(".bones.{b}.rotate")), &t.rotate, 1);
+                keys(issues_ref, at(&format!(".bones.{b}.translate")), &t.translate, 2);
+                keys(issues_ref, at(&format!(".bones.{b}.scale")), &t.scale, 2);
+                keys(issues_ref, at(&format!(".bones.{b}.shear")), &t.shear, 2);
+            }
+            for (s, t) in &clip.slots {
+                if !slot(s) {
+                    issue(issues_ref, at(&format!(".slots.{s}")), format!("no slot \"{s}\" in the skeleton"));
+                }
+                keys(issues_ref, at(&format!(".slots.{s}.color")), &t.color, 4);
+                for (k, (time, a)) in t.attachment.iter().enumerate() {
+                    if let Some(a) = a {
+                        if !attachment(s, a) {
+                            issue(
+                                issues_ref,
+                                at(&format!(".slots.{s}.attachment[{k}]")),
+                                format!("slot \"{s}\" has no attachment \"{a}\""),
+                            );
+                        }
+                    }
+                    if !time.is_finite() || (k > 0 && *time < t.attachment[k - 1].0) {
+                        issue(
+                            issues_ref,
+                            at(&format!(".slots.{s}.attachment[{k}]")),
+                            "time out of order or not finite".into(),
+                        );
+                    }
+                }
+            }
+            for (k, (time, order)) in clip.draw_order.iter().enumerate() {
+                let mut sorted: Vec<&String> = order.iter().collect();
+                sorted.sort();
+                let mut expected: Vec<&String> = self.slots.iter().map(|s| &s.name).collect();
+                expected.sort();
+                if sorted != expected {
+                    issue(
+                        issues_ref,
+                        at(&format!(".drawOrder[{k}]")),
+                        "must list every slot exactly once".into(),
+                    );
+                }
+                if !time.is_finite() || (k > 0 && *time < clip.draw_order[k - 1].0) {
+                    issue(
+                        issues_ref,
+                        at(&format!(".drawOrder[{k}]")),
+                        "time out of order or not finite".into(),
+                    );
+                }
+            }
+            for (k, (time, event)) in clip.events.iter().enumerate() {
+                if !self.events.contains(event) {
+                    issue(
+                        issues_ref,
+                        at(&format!(".events[{k}]")),
+                        format!("no event \"{event}\"; declare it in events"),
+                    );
+                }
+                if !time.is_finite() || (k > 0 && *time < clip.events[k - 1].0) {
+                    issue(issues_ref, at(&format!(".events[{k}]")), "time out of order or not finite".into());
+                }
+            }
+            for (c, ks) in &clip.ik {
+                if !self.ik.iter().any(|ik| &ik.name == c) {
+                    issue(issues_ref, at(&format!(".ik.{c}")), format!("no IK constraint \"{c}\""));
+                }
+                for (k, (time, mix, _)) in ks.iter().enumerate() {
+                    if !time.is_finite() || !mix.is_finite() || (k > 0 && *time < ks[k - 1].0) {
+                        issue(
+                            issues_ref,
+                            at(&format!(".ik.{c}[{k}]")),
+                            "time out of order or not finite".into(),
+                        );
+                    }
+                }
+            }
+        }
+        issues
+    }
+}

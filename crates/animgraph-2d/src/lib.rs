@@ -1,0 +1,19 @@
+//! # animgraph-2d
+//!
+//! 2D skeletons for [`animgraph`]: the `.mskel` data ([`Skeleton2DData`]), clip sampling into
+//! struct-of-arrays poses, [`Skeleton2DPoseBackend`] (the layering contract), importers (Godot 4
+//! scenes, Spine JSON) and a CPU renderer to PNG.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod animated;
+pub mod backend;
+pub mod data;
+pub mod godot;
+pub mod render;
+pub mod skeleton;
+
+pub use animated::AnimatedSkeleton2D;
+pub use backend::{Skeleton2DPoseBackend, SkeletonEvent};
+pub use data::{Skeleton2DData, SkeletonError};
+pub use skeleton::{Pose, Skeleton2D};

@@ -1,0 +1,428 @@
+//! The bound skeleton: names resolved to indices, clips compiled, the setup pose precomputed.
+
+use std::collections::HashMap;
+
+use glam::{Affine2, Mat2, Vec2};
+
+use crate::data::{AttachmentKind, Curve, IkKey, Key, Skeleton2DData, SkeletonError};
+
+/// Transform channels of a bone, in pose-array order.
+pub const X: usize = 0;
+/// Translation y.
+pub const Y: usize = 1;
+/// Rotation in degrees.
+pub const ROTATION: usize = 2;
+/// Scale x.
+pub const SCALE_X: usize = 3;
+/// Scale y.
+pub const SCALE_Y: usize = 4;
+/// Shear x in degrees.
+pub const SHEAR_X: usize = 5;
+/// Shear y in degrees.
+pub const SHEAR_Y: usize = 6;
+/// Channels per bone.
+pub const CHANNELS: usize = 7;
+
+/// A pose in struct-of-arrays form: `channels[c][bone]`, slot colours and attachments, draw
+/// order, and world transforms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pose {
+    /// `channels[X][bone]`, ... (see the channel constants).
+    pub channels: [Vec<f32>; CHANNELS],
+    /// Per slot RGBA.
+    pub colors: Vec<[f32; 4]>,
+    /// Per slot: the attachment shown (index into the skeleton's attachments).
+    pub attachments: Vec<Option<u16>>,
+    /// Slot indices, back to front.
+    pub draw_order: Vec<u16>,
+    /// Per IK constraint: mix and bend direction.
+    pub ik: Vec<(f32, bool)>,
+    /// Per bone world transform (after IK).
+    pub world: Vec<Affine2>,
+}
+
+/// The local transform of bone channels (Spine's convention: shear x tilts the x axis, shear y
+/// the y axis; degrees).
+pub fn local_transform(x: f32, y: f32, rotation: f32, sx: f32, sy: f32, shx: f32, shy: f32) -> Affine2 {
+    let rx = (rotation + shx).to_radians();
+    let ry = (rotation + 90.0 + shy).to_radians();
+    Affine2::from_mat2_translation(
+        Mat2::from_cols(Vec2::new(rx.cos() * sx, rx.sin() * sx), Vec2::new(ry.cos() * sy, ry.sin() * sy)),
+        Vec2::new(x, y),
+    )
+}
+
+/// A compiled bone timeline.
+#[derive(Clone, Debug)]
+pub(crate) struct Channel {
+    pub bone: u16,
+    /// First channel written (X for translate, ROTATION, SCALE_X, SHEAR_X).
+    pub first: u8,
+    /// 1 (rotate) or 2.
+    pub width: u8,
+    pub keys: Vec<Key>,
+}
+
+/// A compiled clip.
+#[derive(Clone, Debug)]
+pub(crate) struct BoundClip {
+    pub name: String,
+    pub duration: f32,
+    pub looping: bool,
+    pub channels: Vec<Channel>,
+    /// Bones this clip keys (for masks / "keeps the pose below").
+    pub attachments: Vec<(u16, Vec<(f32, Option<u16>)>)>,
+    pub colors: Vec<(u16, Vec<Key>)>,
+    pub draw_order: Vec<(f32, Vec<u16>)>,
+    pub events: Vec<(f32, u16)>,
+    pub ik: Vec<(u16, Vec<IkKey>)>,
+}
+
+/// An attachment with its slot resolved.
+#[derive(Clone, Debug)]
+pub struct BoundAttachment {
+    /// The slot.
+    pub slot: u16,
+    /// Its name.
+    pub name: String,
+    /// RGBA.
+    pub color: [f32; 4],
+    /// Geometry.
+    pub kind: AttachmentKind,
+}
+
+/// An IK constraint with bones resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct BoundIk {
+    pub bones: Vec<u16>,
+    pub target: u16,
+}
+
+/// A skeleton ready to pose: built once from [`Skeleton2DData`].
+#[derive(Clone, Debug)]
+pub struct Skeleton2D {
+    /// The data it was built from (names, for tools).
+    pub data: Skeleton2DData,
+    /// Parent of each bone.
+    pub parents: Vec<Option<u16>>,
+    /// Bone of each slot.
+    pub slot_bones: Vec<u16>,
+    /// Attachments, slots resolved.
+    pub attachments: Vec<BoundAttachment>,
+    /// The setup pose (world transforms computed).
+    pub setup: Pose,
+    pub(crate) clips: Vec<BoundClip>,
+    pub(crate) clip_index: HashMap<String, usize>,
+    pub(crate) ik: Vec<BoundIk>,
+}
+
+/// Evaluates a normalised cubic bezier (CSS `cubic-bezier`) at time fraction `u`.
+pub fn bezier(c: [f32; 4], u: f32) -> f32 {
+    let [x1, y1, x2, y2] = c;
+    let at = |a: f32, b: f32, s: f32| {
+        let r = 1.0 - s;
+        3.0 * r * r * s * a + 3.0 * r * s * s * b + s * s * s
+    };
+    // Solve x(s) = u: Newton from s = u, then bisection if it wanders (deterministic either way).
+    let mut s = u;
+    for _ in 0..8 {
+        let x = at(x1, x2, s) - u;
+        let r = 1.0 - s;
+        let dx = 3.0 * r * r * x1 + 6.0 * r * s * (x2 - x1) + 3.0 * s * s * (1.0 - x2);
+        if x.abs() < 1e-6 || dx.abs() < 1e-6 {
+            break;
+        }
+        s = (s - x / dx).clamp(0.0, 1.0);
+    }
+    if (at(x1, x2, s) - u).abs() > 1e-4 {
+        let (mut lo, mut hi) = (0.0f32, 1.0f32);
+        for _ in 0..30 {
+            s = 0.5 * (lo + hi);
+            if at(x1, x2, s) < u {
+                lo = s;
+            } else {
+                hi = s;
+            }
+        }
+    }
+    at(y1, y2, s)
+}
+
+/// Samples keys at time `t`: before the first key its values, after the last key its values,
+/// between keys by the earlier key's curve. Binary search: O(log keys), no allocation.
+pub fn sample_keys(keys: &[Key], t: f32) -> [f32; 4] {
+    let Some(first) = keys.first() else { return [0.0; 4] };
+    if t <= first.time {
+        return first.values;
+    }
+    let next = keys.partition_point(|k| k.time <= t);
+    if next >= keys.len() {
+        return keys[keys.len() - 1].values;
+    }
+    let (a, b) = (&keys[next - 1], &keys[next]);
+    let span = b.time - a.time;
+    let u = if span > 0.0 { (t - a.time) / span } else { 1.0 };
+    let f = match a.curve {
+        Curve::Linear => u,
+        Curve::Stepped => return a.values,
+        Curve::Bezier(c) => bezier(c, u),
+    };
+    let mut out = [0.0; 4];
+    for i in 0..4 {
+        out[i] = a.values[i] + (b.values[i] - a.values[i]) * f;
+    }
+    out
+}
+
+/// The entry of a stepped list in effect at `t` (the last with time <= t).
+pub(crate) fn stepped<T>(list: &[(f32, T)], t: f32) -> Option<&T> {
+    let n = list.partition_point(|(time, _)| *time <= t);
+    if n == 0 { None } else { Some(&list[n - 1].1) }
+}
+
+impl Skeleton2D {
+    /// Builds a skeleton from validated data (validates again; errors are located).
+    pub fn new(data: Skeleton2DData) -> Result<Self, SkeletonError> {
+        let issues = data.validate();
+        if !issues.is_empty() {
+            return Err(SkeletonError::Invalid(issues));
+        }
+        let bone = |name: &str| data.bone_index(name).expect("validated") as u16;
+        let slot = |name: &str| data.slots.iter().position(|s| s.name == name).expect("validated") as u16;
+        let attachment = |slot_name: &str, name: &str| {
+            data.attachments.iter().position(|a| a.slot == slot_name && a.name == name).expect("validated")
+                as u16
+        };
+        let parents: Vec<Option<u16>> = data.bones.iter().map(|b| b.parent.as_deref().map(bone)).collect();
+        let slot_bones: Vec<u16> = data.slots.iter().map(|s| bone(&s.bone)).collect();
+        let attachments = data
+            .attachments
+            .iter()
+            .map(|a| BoundAttachment {
+                slot: slot(&a.slot),
+                name: a.name.clone(),
+                color: a.color,
+                kind: a.kind.clone(),
+            })
+            .collect();
+        let n = data.bones.len();
+        let mut channels: [Vec<f32>; CHANNELS] = std::array::from_fn(|_| vec![0.0; n]);
+        for (i, b) in data.bones.iter().enumerate() {
+            for (c, v) in
+                [b.x, b.y, b.rotation, b.scale_x, b.scale_y, b.shear_x, b.shear_y].into_iter().enumerate()
+            {
+                channels[c][i] = v;
+            }
+        }
+        let setup = Pose {
+            channels,
+            colors: data.slots.iter().map(|s| s.color).collect(),
+            attachments: data
+                .slots
+                .iter()
+                .map(|s| s.attachment.as_deref().map(|a| attachment(&s.name, a)))
+                .collect(),
+            draw_order: (0..data.slots.len() as u16).collect(),
+            ik: data.ik.iter().map(|ik| (ik.mix, ik.bend_positive)).collect(),
+            world: vec![Affine2::IDENTITY; n],
+        };
+        let mut clips = Vec::new();
+        let mut clip_index = HashMap::new();
+        for (name, clip) in &data.clips {
+            let mut channels = Vec::new();
+            for (b, t) in &clip.bones {
+                for (first, width, keys) in [
+                    (ROTATION, 1, &t.rotate),
+                    (X, 2, &t.translate),
+                    (SCALE_X, 2, &t.scale),
+                    (SHEAR_X, 2, &t.shear),
+                ] {
+                    if !keys.is_empty() {
+                        channels.push(Channel {
+                            bone: bone(b),
+                            first: first as u8,
+                            width,
+                            keys: keys.clone(),
+                        });
+                    }
+                }
+            }
+            let attachments = clip
+                .slots
+                .iter()
+                .filter(|(_, t)| !t.attachment.is_empty())
+                .map(|(s, t)| {
+                    let keys = t
+                        .attachment
+                        .iter()
+                        .map(|(time, a)| (*time, a.as_deref().map(|a| attachment(s, a))))
+                        .collect();
+                    (slot(s), keys)
+                })
+                .collect();
+            let colors = clip
+                .slots
+                .iter()
+                .filter(|(_, t)| !t.color.is_empty())
+                .map(|(s, t)| (slot(s), t.color.clone()))
+                .collect();
+            let draw_order = clip
+                .draw_order
+                .iter()
+                .map(|(time, order)| (*time, order.iter().map(|s| slot(s)).collect()))
+                .collect();
+            let events = clip
+                .events
+                .iter()
+                .map(|(time, e)| (*time, data.events.iter().position(|x| x == e).expect("validated") as u16))
+                .collect();
+            let ik = clip
+                .ik
+                .iter()
+                .map(|(c, keys)| {
+                    (data.ik.iter().position(|ik| &ik.name == c).expect("validated") as u16, keys.clone())
+                })
+                .collect();
+            clip_index.insert(name.clone(), clips.len());
+            clips.push(BoundClip {
+                name: name.clone(),
+                duration: clip.duration,
+                looping: clip.looping,
+                channels,
+                attachments,
+                colors,
+                draw_order,
+                events,
+                ik,
+            });
+        }
+        let ik = data
+            .ik
+            .iter()
+            .map(|ik| BoundIk { bones: ik.bones.iter().map(|b| bone(b)).collect(), target: bone(&ik.target) })
+            .collect();
+        let mut skeleton =
+            Skeleton2D { data, parents, slot_bones, attachments, setup, clips, clip_index, ik };
+        let mut setup = skeleton.setup.clone();
+        skeleton.update_world(&mut setup);
+        skeleton.setup = setup;
+        Ok(skeleton)
+    }
+
+    /// How many bones.
+    pub fn bone_count(&self) -> usize {
+        self.parents.len()
+    }
+
+    /// Clip names, in clip index order.
+    pub fn clip_names(&self) -> impl Iterator<Item = &str> {
+        self.clips.iter().map(|c| c.name.as_str())
+    }
+
+    /// A clip's duration.
+    pub fn clip_duration(&self, name: &str) -> Option<f32> {
+        self.clip_index.get(name).map(|&i| self.clips[i].duration)
+    }
+
+    /// World transforms from local channels, then IK, in bone order (parents first).
+    pub fn update_world(&self, pose: &mut Pose) {
+        for b in 0..self.parents.len() {
+            self.update_bone(pose, b);
+        }
+        for (i, ik) in self.ik.iter().enumerate() {
+            let (mix, bend) = pose.ik[i];
+            if mix > 0.0 {
+                self.apply_ik(pose, ik, mix, bend);
+            }
+        }
+    }
+
+    fn update_bone(&self, pose: &mut Pose, b: usize) {
+        let c = &pose.channels;
+        let local = local_transform(
+            c[X][b],
+            c[Y][b],
+            c[ROTATION][b],
+            c[SCALE_X][b],
+            c[SCALE_Y][b],
+            c[SHEAR_X][b],
+            c[SHEAR_Y][b],
+        );
+        pose.world[b] = match self.parents[b] {
+            Some(p) => pose.world[p as usize] * local,
+            None => local,
+        };
+    }
+
+    /// Recomputes world transforms of `from` and every bone after it that descends from it.
+    fn update_descendants(&self, pose: &mut Pose, from: usize) {
+        self.update_bone(pose, from);
+        for b in from + 1..self.parents.len() {
+            let mut p = self.parents[b];
+            while let Some(parent) = p {
+                if parent as usize == from {
+                    self.update_bone(pose, b);
+                    break;
+                }
+                p = self.parents[parent as usize];
+            }
+        }
+    }
+
+    /// One-bone IK points the bone at the target; two-bone IK bends parent and child (law of
+    /// cosines) so the child's tip... the child's origin chain reaches the target, bending to the
+    /// side `bend_positive` says. `mix` blends rotations with the animated pose.
+    fn apply_ik(&self, pose: &mut Pose, ik: &BoundIk, mix: f32, bend_positive: bool) {
+        let target = pose.world[ik.target as usize].translation;
+        let parent_world =
+            |pose: &Pose, b: usize| self.parents[b].map_or(Affine2::IDENTITY, |p| pose.world[p as usize]);
+        match ik.bones.as_slice() {
+            [bone] => {
+                let b = *bone as usize;
+                let parent = parent_world(pose, b);
+                let local_target = parent.inverse().transform_point2(target);
+                let origin = Vec2::new(pose.channels[X][b], pose.channels[Y][b]);
+                let d = local_target - origin;
+                if d.length_squared() > 1e-12 {
+                    let want = d.y.atan2(d.x).to_degrees() - pose.channels[SHEAR_X][b];
+                    let now = pose.channels[ROTATION][b];
+                    pose.channels[ROTATION][b] = now + shortest(want - now) * mix;
+                    self.update_descendants(pose, b);
+                }
+            }
+            [upper, lower] => {
+                let (p, c) = (*upper as usize, *lower as usize);
+                let parent = parent_world(pose, p);
+                let inv = parent.inverse();
+                let t = inv.transform_point2(target);
+                let o = Vec2::new(pose.channels[X][p], pose.channels[Y][p]);
+                let child_local = Vec2::new(pose.channels[X][c], pose.channels[Y][c]);
+                // Lengths in the parent's space (scales folded in).
+                let s = Vec2::new(pose.channels[SCALE_X][p], pose.channels[SCALE_Y][p]);
+                let l1 = (child_local * s).length();
+                let tip = self.data.bones[c].length * pose.channels[SCALE_X][c];
+                let l2 = tip.abs().max(1e-6);
+                let d = t - o;
+                let dist = d.length().clamp((l1 - l2).abs() + 1e-6, l1 + l2 - 1e-6).max(1e-6);
+                let base = d.y.atan2(d.x);
+                let cos_a = ((l1 * l1 + dist * dist - l2 * l2) / (2.0 * l1 * dist)).clamp(-1.0, 1.0);
+                let cos_b = ((l1 * l1 + l2 * l2 - dist * dist) / (2.0 * l1 * l2)).clamp(-1.0, 1.0);
+                let sign = if bend_positive { 1.0 } else { -1.0 };
+                let child_angle = child_local.y.atan2(child_local.x);
+                let upper_rot = (base - sign * cos_a.acos() - child_angle).to_degrees();
+                let lower_rot = (sign * (std::f32::consts::PI - cos_b.acos()) + child_angle).to_degrees();
+                let (now_p, now_c) = (pose.channels[ROTATION][p], pose.channels[ROTATION][c]);
+                pose.channels[ROTATION][p] = now_p + shortest(upper_rot - now_p) * mix;
+                pose.channels[ROTATION][c] = now_c + shortest(lower_rot - now_c) * mix;
+                self.update_descendants(pose, p);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An angle difference in degrees brought into (-180, 180].
+pub fn shortest(degrees: f32) -> f32 {
+    let d = degrees.rem_euclid(360.0);
+    if d > 180.0 { d - 360.0 } else { d }
+}
