@@ -269,3 +269,28 @@ impl PoseBackend for Skeleton2DPoseBackend {
         skeleton.update_world(&mut self.pose);
     }
 }
+
+impl animgraph::script::BackendNames for Skeleton2DPoseBackend {
+    fn clip_name(&self, clip: ClipId) -> String {
+        self.skeleton.clips.get(clip.0 as usize).map_or_else(|| "?".into(), |c| c.name.clone())
+    }
+
+    fn mask_bones(&self, mask: MaskId) -> Vec<String> {
+        Skeleton2DPoseBackend::mask_bones(self, mask)
+    }
+}
+
+impl Skeleton2DPoseBackend {
+    /// The local pose per bone, as `simulate --poses` prints it:
+    /// `[x, y, rotation_deg, scale_x, scale_y, shear_x, shear_y]`.
+    pub fn local_pose(&self) -> Vec<(String, [f32; 7])> {
+        let c = &self.pose.channels;
+        self.skeleton
+            .data
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(b, bone)| (bone.name.clone(), std::array::from_fn(|k| c[k][b])))
+            .collect()
+    }
+}

@@ -233,3 +233,33 @@ pub fn render(
     );
     out
 }
+
+/// Runs a graph from a script on a skeleton and renders the requested frames (in frame order),
+/// calling `frame_done(frame, image)` for each. The camera frames the setup pose with room around
+/// it (`RenderOptions` sets the size). Returns the number of frames rendered.
+pub fn render_script(
+    skeleton: std::sync::Arc<Skeleton2D>,
+    graph: &animgraph::AnimationGraph,
+    script: &animgraph::script::Script,
+    texture: Option<&Pixmap>,
+    frames: &[u32],
+    options: &RenderOptions,
+    mut frame_done: impl FnMut(u32, Pixmap),
+) -> Result<usize, animgraph::script::SimulationError> {
+    let (min, max) = pose_bounds(&skeleton, &skeleton.setup);
+    let grow = (max - min) * 0.2;
+    let camera = Camera::fit(min - grow, max + grow, options.width, options.height, 0.02);
+    let backend = crate::Skeleton2DPoseBackend::new(std::sync::Arc::clone(&skeleton));
+    let mut simulation = animgraph::script::Simulation::new(graph, script, backend)?;
+    let mut rendered = 0;
+    let mut frame = 0u32;
+    while !simulation.done() && rendered < frames.len() {
+        simulation.step()?;
+        if frames.contains(&frame) {
+            frame_done(frame, render(&skeleton, &simulation.backend.pose, texture, &camera, options));
+            rendered += 1;
+        }
+        frame += 1;
+    }
+    Ok(rendered)
+}

@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod import;
+mod render;
 mod simulate;
 mod validate;
 
@@ -23,6 +25,10 @@ enum Command {
     /// Run a graph from a parameter script without a game, printing one JSON object per frame
     /// (JSON Lines): each layer's state, normalised time and transition, the samples and events.
     Simulate(simulate::Args),
+    /// Import a character from another tool into a .mskel (Godot 4 .tscn scenes).
+    Import(import::Args),
+    /// Render a character driven by a graph and a script to PNG frames.
+    Render(render::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,5 +36,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Validate(args) => validate::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Import(args) => import::run(&args),
+        Command::Render(args) => render::run(&args),
     }
 }

@@ -4,8 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use animgraph::PoseBackend;
 use animgraph::mres;
-use animgraph::script::{Script, Simulation};
+use animgraph::script::{BackendNames, Script, Simulation};
 
 /// Arguments of `simulate`.
 #[derive(clap::Args)]
@@ -21,6 +22,13 @@ pub struct Args {
     /// "mask": ["bone", ...]; "clip": null mixes the track out).
     #[arg(long, value_name = "S.json")]
     script: PathBuf,
+    /// A skeleton (.mskel) whose clips replace the script's `clips`.
+    #[arg(long, value_name = "X.mskel")]
+    skeleton: Option<PathBuf>,
+    /// With --skeleton: add each frame's applied local pose, bone -> [x, y, rotation_deg,
+    /// scale_x, scale_y, shear_x, shear_y].
+    #[arg(long, requires = "skeleton")]
+    poses: bool,
 }
 
 /// Prints one JSON object per frame (JSON Lines) after that frame's advance.
@@ -50,13 +58,48 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut simulation = match Simulation::recording(&graph, &script) {
+    if let Some(path) = &args.skeleton {
+        let skeleton = match animgraph_2d::Skeleton2DData::load(path).and_then(animgraph_2d::Skeleton2D::new)
+        {
+            Ok(s) => std::sync::Arc::new(s),
+            Err(e) => {
+                eprintln!("{}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        let backend = animgraph_2d::Skeleton2DPoseBackend::new(skeleton);
+        return match Simulation::new(&graph, &script, backend) {
+            Ok(simulation) => print_frames(simulation, args, |s| {
+                let pose: serde_json::Map<String, serde_json::Value> = s
+                    .backend
+                    .local_pose()
+                    .into_iter()
+                    .map(|(name, v)| (name, serde_json::json!(v)))
+                    .collect();
+                serde_json::Value::Object(pose)
+            }),
+            Err(e) => {
+                eprintln!("{}: {e}", args.script.display());
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let simulation = match Simulation::recording(&graph, &script) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{}: {e}", args.script.display());
             return ExitCode::FAILURE;
         }
     };
+    print_frames(simulation, args, |_| serde_json::Value::Null)
+}
+
+/// Prints one JSON object per frame; with `--poses`, adds `pose(simulation)`.
+fn print_frames<B: PoseBackend + BackendNames>(
+    mut simulation: Simulation<B>,
+    args: &Args,
+    pose: impl Fn(&Simulation<B>) -> serde_json::Value,
+) -> ExitCode {
     for warning in simulation.player.warnings() {
         eprintln!("{}: warning: {warning}", args.graph.display());
     }
@@ -69,7 +112,13 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
         let record = simulation.record();
-        let line = serde_json::to_string(&record).expect("records serialise");
+        let line = if args.poses {
+            let mut value = serde_json::to_value(&record).expect("records serialise");
+            value["pose"] = pose(&simulation);
+            value.to_string()
+        } else {
+            serde_json::to_string(&record).expect("records serialise")
+        };
         if writeln!(out, "{line}").is_err() {
             return ExitCode::SUCCESS; // stdout closed (e.g. piped into head)
         }

@@ -1,0 +1,129 @@
+//! `animgraph import FILE -o OUT.mskel`
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use animgraph_2d::data::ClipData;
+use animgraph_2d::{Skeleton2DData, godot};
+
+/// Arguments of `import`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A Godot 4 scene (.tscn) with a Skeleton2D.
+    #[arg(value_name = "FILE")]
+    input: PathBuf,
+    /// The .mskel to write (atomically). The texture is copied next to it when found next to FILE.
+    #[arg(short, long, value_name = "OUT.mskel")]
+    output: PathBuf,
+    /// An overlay merged after importing, for work authored by hand on top of an import:
+    /// `{"clips": {name: clip in .mskel form}, "events": [names], "clipEvents": {clip: [[t, event]]}}`.
+    #[arg(long, value_name = "CLIPS.json")]
+    clips: Option<PathBuf>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Overlay {
+    #[serde(default)]
+    clips: std::collections::BTreeMap<String, ClipData>,
+    #[serde(default)]
+    events: Vec<String>,
+    #[serde(default)]
+    clip_events: std::collections::BTreeMap<String, Vec<(f32, String)>>,
+}
+
+fn fail(message: String) -> ExitCode {
+    eprintln!("{message}");
+    ExitCode::FAILURE
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let text = match std::fs::read_to_string(&args.input) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("cannot read {}: {e}", args.input.display())),
+    };
+    let extension = args.input.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let (mut data, warnings): (Skeleton2DData, Vec<String>) = match extension {
+        "tscn" => match godot::import_scene(&text) {
+            Ok(imported) => (imported.data, imported.warnings),
+            Err(e) => return fail(format!("{}: {e}", args.input.display())),
+        },
+        other => {
+            return fail(format!(
+                "{}: cannot import .{other} files; use a Godot 4 scene (.tscn)",
+                args.input.display()
+            ));
+        }
+    };
+    for w in &warnings {
+        eprintln!("{}: warning: {w}", args.input.display());
+    }
+    if let Some(path) = &args.clips {
+        let overlay: Overlay = match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        {
+            Ok(o) => o,
+            Err(e) => return fail(format!("{}: {e}", path.display())),
+        };
+        for event in overlay.events {
+            if !data.events.contains(&event) {
+                data.events.push(event);
+            }
+        }
+        for (name, clip) in overlay.clips {
+            if data.clips.insert(name.clone(), clip).is_some() {
+                eprintln!("{}: clip \"{name}\" replaces the imported one", path.display());
+            }
+        }
+        for (name, events) in overlay.clip_events {
+            match data.clips.get_mut(&name) {
+                Some(clip) => {
+                    clip.events.extend(events);
+                    clip.events.sort_by(|a, b| a.0.total_cmp(&b.0));
+                }
+                None => {
+                    return fail(format!(
+                        "{}: clipEvents names a clip \"{name}\" that does not exist",
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    let issues = data.validate();
+    if !issues.is_empty() {
+        for i in &issues {
+            eprintln!("{}: {i}", args.output.display());
+        }
+        return fail("the imported skeleton is invalid; nothing was written".into());
+    }
+    let uid = format!("res_{:012x}", fnv(&args.output.display().to_string()));
+    if let Err(e) = data.save(&args.output, &uid) {
+        return fail(e.to_string());
+    }
+    if let Some(texture) = &data.texture {
+        let from = args.input.parent().unwrap_or(Path::new(".")).join(texture);
+        let to = args.output.parent().unwrap_or(Path::new(".")).join(texture);
+        if from.exists() && !to.exists() {
+            if let Err(e) = std::fs::copy(&from, &to) {
+                eprintln!("warning: could not copy {}: {e}", from.display());
+            }
+        }
+    }
+    println!(
+        "{}: {} bones, {} slots, {} clips ({})",
+        args.output.display(),
+        data.bones.len(),
+        data.slots.len(),
+        data.clips.len(),
+        data.clips.keys().cloned().collect::<Vec<_>>().join(", ")
+    );
+    ExitCode::SUCCESS
+}
+
+/// A stable short hash for uids.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3))
+        & 0xffff_ffff_ffff
+}
