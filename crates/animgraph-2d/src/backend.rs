@@ -200,11 +200,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         continue;
                     }
                     let v = sample_keys(&channel.keys, sample.time);
-                    for k in 0..channel.width as usize {
+                    for (k, value) in v.iter().enumerate().take(channel.width as usize) {
                         let c = channel.first as usize + k;
                         let reference =
                             if additive { setup.channels[c][b] } else { self.pose.channels[c][b] };
-                        let mut d = v[k] - reference;
+                        let mut d = value - reference;
                         if c == ROTATION {
                             d = shortest(d);
                         }
@@ -217,9 +217,9 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         continue;
                     }
                     let v = sample_keys(keys, sample.time);
-                    for k in 0..4 {
+                    for (k, value) in v.iter().enumerate() {
                         let reference = if additive { setup.colors[s][k] } else { self.pose.colors[s][k] };
-                        self.color_delta[s][k] += sample.weight * (v[k] - reference);
+                        self.color_delta[s][k] += sample.weight * (value - reference);
                     }
                 }
                 if heaviest.is_none_or(|h| sample.weight > h.weight) {
@@ -235,8 +235,8 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 }
             }
             for (s, d) in self.color_delta.iter().enumerate() {
-                for k in 0..4 {
-                    self.pose.colors[s][k] = (self.pose.colors[s][k] + info.weight * d[k]).clamp(0.0, 1.0);
+                for (color, delta) in self.pose.colors[s].iter_mut().zip(d) {
+                    *color = (*color + info.weight * delta).clamp(0.0, 1.0);
                 }
             }
             // Discrete values: the heaviest sample of the highest layer weighing at least 0.5.

@@ -379,7 +379,7 @@ pub const MAX_MSKEL_BYTES: usize = 64 << 20;
 
 impl Skeleton2DData {
     /// Parses and validates `.mskel` text.
-    pub fn from_str(text: &str) -> Result<Self, SkeletonError> {
+    pub fn parse(text: &str) -> Result<Self, SkeletonError> {
         if text.len() > MAX_MSKEL_BYTES {
             return Err(SkeletonError::Invalid(vec![SkeletonIssue {
                 path: String::new(),
@@ -419,7 +419,7 @@ impl Skeleton2DData {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
             .map_err(|source| SkeletonError::Io { path: path.display().to_string(), source })?;
-        Self::from_str(&text)
+        Self::parse(&text)
     }
 
     /// The `.mskel` text (stable: same data, same text).

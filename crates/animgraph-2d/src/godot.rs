@@ -697,7 +697,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
                     warnings.push(format!("clip {name}: track {path} has eased keys; imported as linear"));
                 }
             }
-            let (arity, convert): (u8, Box<dyn Fn(&Value) -> Option<[f32; 4]>>) = match property {
+            let (arity, convert): (u8, Converter) = match property {
                 "rotation_degrees" => (1, Box::new(|v: &Value| Some([v.number()? as f32, 0.0, 0.0, 0.0]))),
                 "rotation" => {
                     (1, Box::new(|v: &Value| Some([(v.number()? as f32).to_degrees(), 0.0, 0.0, 0.0])))
@@ -763,6 +763,9 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
         warnings,
     })
 }
+
+/// Turns a Godot key value into `.mskel` key values.
+type Converter = Box<dyn Fn(&Value) -> Option<[f32; 4]>>;
 
 /// Godot interpolates a looping track from its last key to its first across the loop point; add
 /// keys at 0 and at the end holding that interpolation.

@@ -63,6 +63,9 @@ pub(crate) struct Channel {
     pub keys: Vec<Key>,
 }
 
+/// Stepped attachment keys: (time, attachment index or none).
+pub(crate) type AttachmentKeys = Vec<(f32, Option<u16>)>;
+
 /// A compiled clip.
 #[derive(Clone, Debug)]
 pub(crate) struct BoundClip {
@@ -70,8 +73,8 @@ pub(crate) struct BoundClip {
     pub duration: f32,
     pub looping: bool,
     pub channels: Vec<Channel>,
-    /// Bones this clip keys (for masks / "keeps the pose below").
-    pub attachments: Vec<(u16, Vec<(f32, Option<u16>)>)>,
+    /// Per slot: attachment keys (stepped).
+    pub attachments: Vec<(u16, AttachmentKeys)>,
     pub colors: Vec<(u16, Vec<Key>)>,
     pub draw_order: Vec<(f32, Vec<u16>)>,
     pub events: Vec<(f32, u16)>,
@@ -167,11 +170,7 @@ pub fn sample_keys(keys: &[Key], t: f32) -> [f32; 4] {
         Curve::Stepped => return a.values,
         Curve::Bezier(c) => bezier(c, u),
     };
-    let mut out = [0.0; 4];
-    for i in 0..4 {
-        out[i] = a.values[i] + (b.values[i] - a.values[i]) * f;
-    }
-    out
+    std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
 }
 
 /// The entry of a stepped list in effect at `t` (the last with time <= t).

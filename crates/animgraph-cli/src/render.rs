@@ -82,7 +82,10 @@ pub fn run(args: &Args) -> ExitCode {
             match part.trim().parse::<u32>() {
                 Ok(f) if f < script.frames => list.push(f),
                 Ok(f) => {
-                    return fail(format!("--frames: frame {f} is past the script's {} frames", script.frames));
+                    return fail(format!(
+                        "--frames: frame {f} is past the script's {} frames",
+                        script.frames
+                    ));
                 }
                 Err(_) => {
                     return fail(format!("--frames: \"{part}\" is not a frame number (use 0,45,90 or all)"));
