@@ -32,6 +32,12 @@ pub struct Skeleton2DPoseBackend {
     /// The pose after the last `apply` (world transforms included).
     pub pose: Pose,
     delta: [Vec<f32>; CHANNELS],
+    /// Per bone, this layer's rotation samples: anchor (first value), sum of weights, and the
+    /// weighted sum of shortest arcs from the anchor (so samples blend along the shortest arc
+    /// between each other, not each from the reference).
+    rotation_anchor: Vec<f32>,
+    rotation_weight: Vec<f32>,
+    rotation_sum: Vec<f32>,
     color_delta: Vec<[f32; 4]>,
     masks: Vec<Vec<bool>>,
     events: Vec<SkeletonEvent>,
@@ -47,6 +53,9 @@ impl Skeleton2DPoseBackend {
         Skeleton2DPoseBackend {
             pose: skeleton.setup.clone(),
             delta: std::array::from_fn(|_| vec![0.0; bones]),
+            rotation_anchor: vec![0.0; bones],
+            rotation_weight: vec![0.0; bones],
+            rotation_sum: vec![0.0; bones],
             color_delta: vec![[0.0; 4]; slots],
             masks: Vec::new(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
@@ -190,6 +199,8 @@ impl PoseBackend for Skeleton2DPoseBackend {
             for d in &mut self.delta {
                 d.fill(0.0);
             }
+            self.rotation_weight.fill(0.0);
+            self.rotation_sum.fill(0.0);
             self.color_delta.fill([0.0; 4]);
             let mut heaviest: Option<&ClipSample> = None;
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
@@ -202,13 +213,17 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     let v = sample_keys(&channel.keys, sample.time);
                     for (k, value) in v.iter().enumerate().take(channel.width as usize) {
                         let c = channel.first as usize + k;
+                        if c == ROTATION {
+                            if self.rotation_weight[b] == 0.0 {
+                                self.rotation_anchor[b] = *value;
+                            }
+                            self.rotation_sum[b] += sample.weight * shortest(value - self.rotation_anchor[b]);
+                            self.rotation_weight[b] += sample.weight;
+                            continue;
+                        }
                         let reference =
                             if additive { setup.channels[c][b] } else { self.pose.channels[c][b] };
-                        let mut d = value - reference;
-                        if c == ROTATION {
-                            d = shortest(d);
-                        }
-                        self.delta[c][b] += sample.weight * d;
+                        self.delta[c][b] += sample.weight * (value - reference);
                     }
                 }
                 for (slot, keys) in &clip.colors {
@@ -227,6 +242,15 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 }
                 if sample.weight >= info.event_threshold && !clip.events.is_empty() {
                     self.fire_events(clip, sample);
+                }
+            }
+            for b in 0..self.rotation_weight.len() {
+                let weight = self.rotation_weight[b];
+                if weight > 0.0 {
+                    let mean = self.rotation_anchor[b] + self.rotation_sum[b] / weight;
+                    let reference =
+                        if additive { setup.channels[ROTATION][b] } else { self.pose.channels[ROTATION][b] };
+                    self.delta[ROTATION][b] = shortest(mean - reference) * weight;
                 }
             }
             for c in 0..CHANNELS {

@@ -1,0 +1,199 @@
+//! `.mskel` sampling, validation and import.
+
+use animgraph_2d::data::{Curve, Key};
+use animgraph_2d::skeleton::{bezier, sample_keys};
+use animgraph_2d::{Skeleton2D, Skeleton2DData, SkeletonError, godot};
+
+fn key(time: f32, value: f32, curve: Curve) -> Key {
+    Key { time, values: [value, 0.0, 0.0, 0.0], arity: 1, curve }
+}
+
+#[test]
+fn linear_keys_interpolate_and_clamp_at_the_ends() {
+    let keys = [key(0.5, 10.0, Curve::Linear), key(1.5, 30.0, Curve::Linear)];
+    assert_eq!(sample_keys(&keys, 0.0)[0], 10.0, "before the first key: its value");
+    assert_eq!(sample_keys(&keys, 1.0)[0], 20.0);
+    assert_eq!(sample_keys(&keys, 0.75)[0], 15.0);
+    assert_eq!(sample_keys(&keys, 9.0)[0], 30.0, "after the last key: its value");
+}
+
+#[test]
+fn stepped_keys_hold_until_the_next() {
+    let keys = [key(0.0, 1.0, Curve::Stepped), key(1.0, 5.0, Curve::Linear)];
+    assert_eq!(sample_keys(&keys, 0.999)[0], 1.0);
+    assert_eq!(sample_keys(&keys, 1.0)[0], 5.0);
+}
+
+#[test]
+fn bezier_keys_follow_the_curve() {
+    // cubic-bezier(0, 0, 1, 1) is a straight line.
+    assert!((bezier([0.0, 0.0, 1.0, 1.0], 0.3) - 0.3).abs() < 1e-4);
+    // ease-in-out (0.42, 0, 0.58, 1) is symmetric: 0.5 at the middle, slow at the ends.
+    let ease = [0.42, 0.0, 0.58, 1.0];
+    assert!((bezier(ease, 0.5) - 0.5).abs() < 1e-4);
+    assert!(bezier(ease, 0.1) < 0.1 && bezier(ease, 0.9) > 0.9);
+    assert!((bezier(ease, 0.25) + bezier(ease, 0.75) - 1.0).abs() < 1e-4);
+    // Hand-computed: for (0.25, 0.1, 0.25, 1) ("ease") at s = 0.5, x = 0.3125 and y = 0.5375.
+    let e = [0.25, 0.1, 0.25, 1.0];
+    assert!((bezier(e, 0.3125) - 0.5375).abs() < 1e-3, "{}", bezier(e, 0.3125));
+    let keys = [key(0.0, 0.0, Curve::Bezier(ease)), key(2.0, 100.0, Curve::Linear)];
+    assert!((sample_keys(&keys, 1.0)[0] - 50.0).abs() < 1e-2);
+    assert!(sample_keys(&keys, 0.2)[0] < 10.0);
+}
+
+const MINIMAL: &str = r#"{
+  "format": 2, "uid": "res_t", "type": "Skeleton2DData",
+  "props": {
+    "bones": [ { "name": "root" }, { "name": "arm", "parent": "root", "x": 10 } ],
+    "slots": [ { "name": "body", "bone": "root" } ],
+    "attachments": [],
+    "clips": { "wave": { "duration": 1, "bones": { "arm": { "rotate": [[0, 0], [0.5, 90, "stepped"], [1, 0]] } } } }
+  }
+}"#;
+
+fn issues(text: &str) -> Vec<String> {
+    match Skeleton2DData::parse(text) {
+        Ok(_) => Vec::new(),
+        Err(SkeletonError::Invalid(list)) => list.iter().map(|i| i.to_string()).collect(),
+        Err(e) => vec![e.to_string()],
+    }
+}
+
+fn edit(from: &str, to: &str) -> String {
+    assert!(MINIMAL.contains(from), "test bug: {from}");
+    MINIMAL.replacen(from, to, 1)
+}
+
+#[test]
+fn minimal_file_loads_and_round_trips() {
+    let data = Skeleton2DData::parse(MINIMAL).unwrap();
+    let text = data.to_string_pretty("res_t");
+    assert_eq!(Skeleton2DData::parse(&text).unwrap(), data);
+    assert_eq!(Skeleton2DData::parse(&text).unwrap().to_string_pretty("res_t"), text);
+}
+
+#[test]
+fn invalid_skeletons_name_the_place() {
+    let cases = [
+        (edit(r#""parent": "root""#, r#""parent": "rot""#), "bones[1].parent: no bone \"rot\""),
+        (
+            MINIMAL.replacen(
+                r#"{ "name": "root" }, { "name": "arm", "parent": "root", "x": 10 }"#,
+                r#"{ "name": "arm", "parent": "root" }, { "name": "root" }"#,
+                1,
+            ),
+            "bones[0].parent: \"root\" comes after \"arm\"",
+        ),
+        (
+            edit(r#"{ "name": "root" }"#, r#"{ "name": "root", "parent": "root" }"#),
+            "bones[0].parent: \"root\" is the bone itself",
+        ),
+        (
+            edit("[0.5, 90, \"stepped\"]", "[1.5, 90]"),
+            "clips.wave.bones.arm.rotate[2]: time 1 comes before the previous key's 1.5",
+        ),
+        (
+            edit(r#""arm": { "rotate""#, r#""leg": { "rotate""#),
+            "clips.wave.bones.leg: no bone \"leg\" in the skeleton",
+        ),
+        (edit(r#""bone": "root""#, r#""bone": "spine""#), "slots[0].bone: no bone \"spine\""),
+        (
+            edit("[0, 0], [0.5", "[0, 0, 5], [0.5"),
+            "clips.wave.bones.arm.rotate[0]: has 2 values; this timeline takes 1",
+        ),
+        (edit(r#""duration": 1"#, r#""duration": 0"#), "clips.wave.duration: is 0"),
+        (edit(r#""format": 2"#, r#""format": 3"#), "format: format 3 is not supported"),
+        (edit(r#""x": 10"#, r#""x": 1e40"#), "bones[1]: has a NaN or infinite number"),
+    ];
+    for (text, expected) in cases {
+        let found = issues(&text);
+        assert!(found.iter().any(|i| i.starts_with(expected)), "expected {expected:?}, got {found:?}");
+    }
+    let e = Skeleton2DData::parse("{ \"format\": 2, ").unwrap_err().to_string();
+    assert!(e.starts_with("line 1, column"), "{e}");
+    let e = Skeleton2DData::parse(&edit(r#""x": 10"#, r#""x": 10, "colour": 1"#)).unwrap_err().to_string();
+    assert!(e.contains("unknown field `colour`"), "{e}");
+}
+
+fn gbot_scene() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/characters/gbot/source/player.tscn"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn the_gbot_scene_imports_with_its_bones_and_clips() {
+    let imported = godot::import_scene(&gbot_scene()).unwrap();
+    let data = &imported.data;
+    assert_eq!(data.bones.len(), 16);
+    assert_eq!(data.bones[0].name, "Hip");
+    assert_eq!(data.bones.iter().filter(|b| b.parent.is_none()).count(), 1);
+    let clips: Vec<(&str, f32, bool)> =
+        data.clips.iter().map(|(n, c)| (n.as_str(), c.duration, c.looping)).collect();
+    assert_eq!(
+        clips,
+        [
+            ("fall", 1.0, true),
+            ("fly", 1.0, true),
+            ("idle", 2.0, true),
+            ("jump", 0.5, false),
+            ("land", 0.2, false),
+            ("land_hard", 0.5, false),
+            ("run", 1.2, true),
+            ("walk", 2.4, true),
+        ]
+    );
+    assert_eq!(data.texture.as_deref(), Some("gBot.png"));
+    // Seven Polygon2D parts, split where they span several bones.
+    assert_eq!(data.slots.len(), 16);
+    assert!(data.slots.iter().any(|s| s.name == "Head" && s.bone == "Head"));
+    assert!(data.slots.iter().any(|s| s.name == "LeftArm/LeftForearm" && s.bone == "LeftForearm"));
+    // What was skipped is said, not silently dropped.
+    assert!(imported.warnings.iter().any(|w| w.contains("AnimationTree")));
+    assert!(imported.warnings.iter().any(|w| w.contains("CollisionShape2D")));
+    // The imported data is valid and binds.
+    Skeleton2D::new(imported.data).unwrap();
+}
+
+#[test]
+fn godot_loop_wrap_is_reproduced_with_boundary_keys() {
+    // fall keys times 0.5 and 1.0 on a 1.0 s loop: Godot interpolates 1.0 -> 0.5 across the loop.
+    let imported = godot::import_scene(&gbot_scene()).unwrap();
+    let fall = &imported.data.clips["fall"];
+    let keys = &fall.bones["RightArm"].rotate;
+    assert_eq!(keys.first().unwrap().time, 0.0);
+    assert_eq!(keys.last().unwrap().time, 1.0);
+    // Time 0 is time 1.0 of the loop: the added key holds the value keyed at 1.0.
+    let at_end = keys.iter().rev().find(|k| k.time == 1.0).unwrap().values[0];
+    assert_eq!(keys[0].values[0], at_end);
+    // Keys at 0.25 (10) and 0.75 (30) on a 1 s loop: Godot goes 30 -> 10 over the 0.5 s across the
+    // loop, so at 0 (0.25 s after 0.75) the value is 20, and at 1.0 it is 20 as well.
+    let scene = r#"[sub_resource type="Animation" id="1"]
+length = 1.0
+loop_mode = 1
+tracks/0/type = "value"
+tracks/0/path = NodePath("S/B:rotation_degrees")
+tracks/0/interp = 1
+tracks/0/keys = { "times": PackedFloat32Array(0.25, 0.75), "transitions": PackedFloat32Array(1, 1), "update": 0, "values": [10.0, 30.0] }
+[node name="S" type="Skeleton2D" parent="."]
+[node name="B" type="Bone2D" parent="S"]
+"#;
+    let clip = &godot::import_scene(scene).unwrap().data.clips["animation_1"];
+    let values: Vec<(f32, f32)> = clip.bones["B"].rotate.iter().map(|k| (k.time, k.values[0])).collect();
+    assert_eq!(values, [(0.0, 20.0), (0.25, 10.0), (0.75, 30.0), (1.0, 20.0)]);
+}
+
+#[test]
+fn bad_scenes_give_located_errors() {
+    let e = godot::import_scene("[gd_scene format=3]\n[node name=\"A\" type=\"Node2D\"]\n").unwrap_err();
+    assert!(e.to_string().contains("no Skeleton2D node"), "{e}");
+    let e = godot::import_scene(
+        "[gd_scene format=3]\n\n[node name=\"A\" type=\"Node2D\"]\nposition = Vector2(1, \n",
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 5, "{e}");
+    let deep = format!("[node name=\"A\" type=\"Skeleton2D\"]\nx = {}{}", "[".repeat(1000), "]".repeat(1000));
+    assert!(godot::import_scene(&deep).unwrap_err().to_string().contains("nest more than 64"));
+}

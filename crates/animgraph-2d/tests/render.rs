@@ -1,0 +1,82 @@
+//! Render goldens: GBot driven by gbot.mres and gbot.script.json at three frames.
+//!
+//! Each frame is compared with `tests/goldens/gbot_NNNN.png`: a pixel differs when any channel
+//! is off by more than 16/255, and at most 0.5 % of pixels may differ (resampling and float
+//! rounding across machines). A failure writes the actual image and a diff (differing pixels in
+//! red) next to the test binary's temp folder and says where. To re-bless after an intended
+//! change: `UPDATE_GOLDENS=1 cargo test -p animgraph-2d --test render`, then look at the images.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use animgraph::mres;
+use animgraph::script::Script;
+use animgraph_2d::render::{RenderOptions, render_script};
+use animgraph_2d::{Skeleton2D, Skeleton2DData};
+use tiny_skia::Pixmap;
+
+fn character(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/gbot").join(file)
+}
+
+const FRAMES: [u32; 3] = [60, 140, 228];
+
+#[test]
+fn gbot_renders_like_the_goldens() {
+    let data = Skeleton2DData::load(character("gbot.mskel")).unwrap();
+    let texture = Pixmap::load_png(character("gBot.png")).unwrap();
+    let skeleton = Arc::new(Skeleton2D::new(data).unwrap());
+    let graph = mres::load_file(character("gbot.mres")).unwrap().graph;
+    let script = Script::parse(&std::fs::read_to_string(character("gbot.script.json")).unwrap()).unwrap();
+    let options = RenderOptions { width: 256, height: 256, ..Default::default() };
+    let mut images = Vec::new();
+    render_script(skeleton, &graph, &script, Some(&texture), &FRAMES, &options, |frame, image| {
+        images.push((frame, image))
+    })
+    .unwrap();
+    assert_eq!(images.len(), 3);
+    let goldens = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/goldens");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render-failures");
+    let mut failures = Vec::new();
+    for (frame, image) in images {
+        let golden_path = goldens.join(format!("gbot_{frame:04}.png"));
+        if std::env::var_os("UPDATE_GOLDENS").is_some() {
+            image.save_png(&golden_path).unwrap();
+            continue;
+        }
+        let golden =
+            Pixmap::load_png(&golden_path).unwrap_or_else(|e| panic!("{}: {e}", golden_path.display()));
+        assert_eq!((golden.width(), golden.height()), (image.width(), image.height()));
+        let mut diff = image.clone();
+        let mut differing = 0;
+        let (a, b) = (image.data(), golden.data());
+        for (i, (pa, pb)) in a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate() {
+            let off = pa.iter().zip(pb).any(|(x, y)| x.abs_diff(*y) > 16);
+            if off {
+                differing += 1;
+                diff.data_mut()[i * 4..i * 4 + 4].copy_from_slice(&[255, 0, 0, 255]);
+            }
+        }
+        let total = (image.width() * image.height()) as usize;
+        // Every frame must also show the character: plenty of non-background pixels.
+        let background = a.chunks_exact(4).filter(|p| p[0] == a[0] && p[1] == a[1] && p[2] == a[2]).count();
+        assert!(total - background > total / 20, "frame {frame} looks empty");
+        if differing * 200 > total {
+            std::fs::create_dir_all(&out).unwrap();
+            let actual = out.join(format!("gbot_{frame:04}_actual.png"));
+            let diff_path = out.join(format!("gbot_{frame:04}_diff.png"));
+            image.save_png(&actual).unwrap();
+            diff.save_png(&diff_path).unwrap();
+            failures.push(format!(
+                "frame {frame}: {differing} of {total} pixels differ; see {} and {}",
+                actual.display(),
+                diff_path.display()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}\n(re-bless with UPDATE_GOLDENS=1 if the change is intended)",
+        failures.join("\n")
+    );
+}
