@@ -35,6 +35,19 @@ impl AnimatedSkeleton2D {
         Ok(AnimatedSkeleton2D { backend, player, tracks, buffer })
     }
 
+    /// Another character of the same skeleton and graph, in its initial state, sharing the bound
+    /// graph and skeleton data (no bind, far fewer allocations): the way to spawn crowds.
+    pub fn instantiate(&self) -> Self {
+        let mut backend = self.backend.clone();
+        backend.pose = backend.skeleton().setup.clone();
+        AnimatedSkeleton2D {
+            backend,
+            player: self.player.as_ref().map(AnimationGraphPlayer::instantiate),
+            tracks: AnimationTracks::new(self.tracks.len(), self.tracks.first_layer()),
+            buffer: self.buffer.clone(),
+        }
+    }
+
     /// The graph player (parameters, states, signals).
     pub fn player(&self) -> Option<&AnimationGraphPlayer> {
         self.player.as_ref()

@@ -26,7 +26,7 @@ pub const MAX_EVENTS_PER_APPLY: usize = 64;
 ///
 /// The skeleton is shared (`Arc`) so many characters use one copy of the data; each backend owns
 /// its pose and scratch arrays, sized at creation, so `apply` allocates nothing.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Skeleton2DPoseBackend {
     skeleton: Arc<Skeleton2D>,
     /// The pose after the last `apply` (world transforms included).
@@ -43,6 +43,28 @@ pub struct Skeleton2DPoseBackend {
     events: Vec<SkeletonEvent>,
     events_dropped: usize,
     warnings: Vec<String>,
+}
+
+/// A clone keeps the resolved masks (so a graph bound to the original drives the copy) and the
+/// event list's capacity (a derived clone would lose it and allocate on the first event).
+impl Clone for Skeleton2DPoseBackend {
+    fn clone(&self) -> Self {
+        let mut events = Vec::with_capacity(MAX_EVENTS_PER_APPLY);
+        events.extend_from_slice(&self.events);
+        Skeleton2DPoseBackend {
+            skeleton: Arc::clone(&self.skeleton),
+            pose: self.pose.clone(),
+            delta: self.delta.clone(),
+            rotation_anchor: self.rotation_anchor.clone(),
+            rotation_weight: self.rotation_weight.clone(),
+            rotation_sum: self.rotation_sum.clone(),
+            color_delta: self.color_delta.clone(),
+            masks: self.masks.clone(),
+            events,
+            events_dropped: self.events_dropped,
+            warnings: self.warnings.clone(),
+        }
+    }
 }
 
 impl Skeleton2DPoseBackend {
@@ -201,7 +223,13 @@ impl PoseBackend for Skeleton2DPoseBackend {
             }
             self.rotation_weight.fill(0.0);
             self.rotation_sum.fill(0.0);
-            self.color_delta.fill([0.0; 4]);
+            let layer_keys_colors = samples
+                .iter()
+                .filter(|s| s.layer as usize == l)
+                .any(|s| skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.colors.is_empty()));
+            if layer_keys_colors {
+                self.color_delta.fill([0.0; 4]);
+            }
             let mut heaviest: Option<&ClipSample> = None;
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
                 let Some(clip) = skeleton.clips.get(sample.clip.0 as usize) else { continue };
@@ -258,9 +286,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     self.pose.channels[c][b] += info.weight * d;
                 }
             }
-            for (s, d) in self.color_delta.iter().enumerate() {
-                for (color, delta) in self.pose.colors[s].iter_mut().zip(d) {
-                    *color = (*color + info.weight * delta).clamp(0.0, 1.0);
+            if layer_keys_colors {
+                for (s, d) in self.color_delta.iter().enumerate() {
+                    for (color, delta) in self.pose.colors[s].iter_mut().zip(d) {
+                        *color = (*color + info.weight * delta).clamp(0.0, 1.0);
+                    }
                 }
             }
             // Discrete values: the heaviest sample of the highest layer weighing at least 0.5.

@@ -44,6 +44,14 @@ pub struct Pose {
 /// The local transform of bone channels (Spine's convention: shear x tilts the x axis, shear y
 /// the y axis; degrees).
 pub fn local_transform(x: f32, y: f32, rotation: f32, sx: f32, sy: f32, shx: f32, shy: f32) -> Affine2 {
+    if shx == 0.0 && shy == 0.0 {
+        // No shear (the common case): the y axis is the x axis turned 90 degrees; one sin_cos.
+        let (sin, cos) = rotation.to_radians().sin_cos();
+        return Affine2::from_mat2_translation(
+            Mat2::from_cols(Vec2::new(cos * sx, sin * sx), Vec2::new(-sin * sy, cos * sy)),
+            Vec2::new(x, y),
+        );
+    }
     let rx = (rotation + shx).to_radians();
     let ry = (rotation + 90.0 + shy).to_radians();
     Affine2::from_mat2_translation(
@@ -422,6 +430,27 @@ impl Skeleton2D {
 
 /// An angle difference in degrees brought into (-180, 180].
 pub fn shortest(degrees: f32) -> f32 {
-    let d = degrees.rem_euclid(360.0);
-    if d > 180.0 { d - 360.0 } else { d }
+    // `round` is one instruction where `rem_euclid` is a libm call; -180 maps to 180.
+    let d = degrees - 360.0 * (degrees / 360.0).round();
+    if d <= -180.0 { d + 360.0 } else { d }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shortest;
+
+    #[test]
+    fn shortest_arc_is_within_half_a_turn() {
+        for (input, expected) in [
+            (0.0, 0.0),
+            (190.0, -170.0),
+            (-190.0, 170.0),
+            (540.0, 180.0),
+            (-180.0, 180.0),
+            (359.0, -1.0),
+            (-725.0, -5.0),
+        ] {
+            assert!((shortest(input) - expected).abs() < 1e-3, "{input} -> {}", shortest(input));
+        }
+    }
 }

@@ -190,7 +190,8 @@ struct LayerRun {
 /// `advance` allocates nothing and looks up no strings; the `*_by_name` setters use a map built
 /// at bind (no allocation either, but the id forms are faster).
 pub struct AnimationGraphPlayer {
-    graph: Compiled,
+    /// Immutable after bind, so instances of one bound graph share it.
+    graph: std::sync::Arc<Compiled>,
     values: Vec<Value>,
     layers: Vec<LayerRun>,
     events: EventList,
@@ -238,10 +239,28 @@ impl AnimationGraphPlayer {
             events: EventList::with_capacity(compiled.event_capacity()),
             tick: 0,
             started: false,
-            graph: compiled,
+            graph: std::sync::Arc::new(compiled),
         };
         player.layers = (0..player.graph.layers.len()).map(|l| player.entry_layer(l)).collect();
         Ok(player)
+    }
+
+    /// A new player for the same bound graph, in its initial state (entry states, default
+    /// parameters), sharing the compiled graph instead of binding again: the way to make many
+    /// characters of one graph (binding costs allocations; this makes only the per-player state).
+    /// The backend each instance drives must resolve clips and masks the same way as the one
+    /// this player was bound with (a clone of it, or one built from the same skeleton the same way).
+    pub fn instantiate(&self) -> AnimationGraphPlayer {
+        let mut player = AnimationGraphPlayer {
+            values: self.graph.parameters.iter().map(|p| p.default).collect(),
+            layers: Vec::new(),
+            events: EventList::with_capacity(self.graph.event_capacity()),
+            tick: 0,
+            started: false,
+            graph: std::sync::Arc::clone(&self.graph),
+        };
+        player.layers = (0..player.graph.layers.len()).map(|l| player.entry_layer(l)).collect();
+        player
     }
 
     fn entry_layer(&self, layer: usize) -> LayerRun {
@@ -289,7 +308,7 @@ impl AnimationGraphPlayer {
                 (self.graph.layers[l].name.clone(), path, current, run.weight)
             })
             .collect();
-        self.graph = compiled;
+        self.graph = std::sync::Arc::new(compiled);
         self.values = values;
         self.events = EventList::with_capacity(self.graph.event_capacity());
         self.layers = (0..self.graph.layers.len()).map(|l| self.entry_layer(l)).collect();

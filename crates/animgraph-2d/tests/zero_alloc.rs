@@ -1,0 +1,73 @@
+//! `AnimatedSkeleton2D::update` (graph advance + code tracks + apply with events) allocates
+//! nothing after setup, for the first character and for instances made from it.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::Arc;
+
+use animgraph::tracks::TrackClip;
+use animgraph::{PoseBackend, mres};
+use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn updating_gbot_characters_allocates_nothing() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot");
+    let skeleton =
+        Arc::new(Skeleton2D::new(Skeleton2DData::load(format!("{root}/gbot.mskel")).unwrap()).unwrap());
+    let graph = mres::load_file(format!("{root}/gbot.mres")).unwrap().graph;
+    let mut first = AnimatedSkeleton2D::new(Arc::clone(&skeleton), Some(&graph), 1).unwrap();
+    let wave = first.backend.resolve_clip("wave").unwrap();
+    let wave = TrackClip::new(&first.backend, wave);
+    let mut crowd: Vec<AnimatedSkeleton2D> = (0..3).map(|_| first.instantiate()).collect();
+    crowd.push(first);
+    let ids: Vec<_> = ["speed", "jump", "grounded", "hurt", "waving"]
+        .iter()
+        .map(|n| crowd[0].player().unwrap().find_parameter(n).unwrap())
+        .collect();
+    let before = ALLOCATIONS.with(|a| a.get());
+    let mut events = 0;
+    for frame in 0..3000u32 {
+        for (i, c) in crowd.iter_mut().enumerate() {
+            let p = c.player_mut().unwrap();
+            p.set_float(ids[0], ((frame + i as u32 * 50) % 300) as f32 / 100.0).unwrap();
+            p.set_bool(ids[2], frame % 200 < 150).unwrap();
+            p.set_bool(ids[4], frame % 500 > 250).unwrap();
+            if frame % 200 == 10 {
+                p.fire(ids[1]).unwrap();
+            }
+            if frame % 700 == 300 {
+                p.fire(ids[3]).unwrap();
+            }
+            if frame % 400 == 0 {
+                c.tracks.set_clip(0, wave).unwrap();
+            }
+            c.update(1.0 / 60.0);
+            events += c.backend.events().len() + c.player().unwrap().events().len();
+        }
+    }
+    assert_eq!(ALLOCATIONS.with(|a| a.get()) - before, 0);
+    assert!(events > 100, "the run fired only {events} events");
+}
