@@ -12,6 +12,7 @@ pub mod data;
 pub mod godot;
 pub mod render;
 pub mod skeleton;
+pub mod spine;
 
 pub use animated::AnimatedSkeleton2D;
 pub use backend::{Skeleton2DPoseBackend, SkeletonEvent};

@@ -9,7 +9,7 @@ use animgraph_2d::{Skeleton2DData, godot};
 /// Arguments of `import`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A Godot 4 scene (.tscn) with a Skeleton2D.
+    /// A Godot 4 scene (.tscn) with a Skeleton2D, or a Spine 4.0-4.2 JSON export (.json).
     #[arg(value_name = "FILE")]
     input: PathBuf,
     /// The .mskel to write (atomically). The texture is copied next to it when found next to FILE.
@@ -48,9 +48,13 @@ pub fn run(args: &Args) -> ExitCode {
             Ok(imported) => (imported.data, imported.warnings),
             Err(e) => return fail(format!("{}: {e}", args.input.display())),
         },
+        "json" => match animgraph_2d::spine::import_spine(&text) {
+            Ok(imported) => (imported.data, imported.warnings),
+            Err(e) => return fail(format!("{}: {e}", args.input.display())),
+        },
         other => {
             return fail(format!(
-                "{}: cannot import .{other} files; use a Godot 4 scene (.tscn)",
+                "{}: cannot import .{other} files; use a Godot 4 scene (.tscn) or Spine 4.0-4.2 JSON (.json)",
                 args.input.display()
             ));
         }

@@ -25,7 +25,7 @@ enum Command {
     /// Run a graph from a parameter script without a game, printing one JSON object per frame
     /// (JSON Lines): each layer's state, normalised time and transition, the samples and events.
     Simulate(simulate::Args),
-    /// Import a character from another tool into a .mskel (Godot 4 .tscn scenes).
+    /// Import a character from another tool into a .mskel (Godot 4 .tscn scenes, Spine 4.x JSON).
     Import(import::Args),
     /// Render a character driven by a graph and a script to PNG frames.
     Render(render::Args),

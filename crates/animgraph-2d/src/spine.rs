@@ -1,0 +1,371 @@
+//! Importing Spine JSON 4.0 to 4.2 (the subset a graph-driven character needs).
+//!
+//! Read: bones, slots (colour), region attachments of the default skin, IK constraints, events,
+//! and animations with rotate / translate / scale / shear / attachment / rgba / drawOrder /
+//! event / IK timelines, linear, stepped or bezier. Anything else (meshes, other skins, paths,
+//! transform constraints, ...) is listed in the warnings.
+//!
+//! Conversions: Spine timeline values are relative to the setup pose (rotate, translate and shear
+//! add, scale multiplies) and become absolute `.mskel` keys. Spine 4 beziers are absolute control
+//! points `(time, value)` per segment; they are normalised to the segment (`.mskel` keeps one
+//! curve per key, the first channel's). Spine is y-up and `.mskel` is y-down (Godot's and the
+//! screen's), so y, rotations and shears are mirrored.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value as Json;
+
+use crate::data::{
+    AttachmentData, AttachmentKind, BoneData, BoneTimelines, ClipData, Curve, IkData, Key, Skeleton2DData,
+    SlotData, SlotTimelines,
+};
+use crate::godot::Imported;
+
+/// Why a Spine file could not be imported.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SpineError(pub String);
+
+fn f(v: Option<&Json>, default: f32) -> f32 {
+    v.and_then(Json::as_f64).map_or(default, |x| x as f32)
+}
+
+fn color(hex: Option<&Json>) -> [f32; 4] {
+    let Some(s) = hex.and_then(Json::as_str) else { return [1.0; 4] };
+    let byte =
+        |i: usize| u8::from_str_radix(s.get(i..i + 2).unwrap_or("ff"), 16).unwrap_or(255) as f32 / 255.0;
+    [byte(0), byte(2), byte(4), if s.len() >= 8 { byte(6) } else { 1.0 }]
+}
+
+/// A Spine 4 curve on a segment from (t0, v0) to (t1, v1), for the first value channel.
+fn curve(key: &Json, t0: f32, v0: f32, t1: f32, v1: f32) -> Curve {
+    match key.get("curve") {
+        Some(Json::String(s)) if s == "stepped" => Curve::Stepped,
+        Some(Json::Array(points)) if points.len() >= 4 => {
+            let p: Vec<f32> = points.iter().take(4).map(|x| x.as_f64().unwrap_or(0.0) as f32).collect();
+            let dt = t1 - t0;
+            let dv = v1 - v0;
+            let nx = |x: f32| if dt > 0.0 { ((x - t0) / dt).clamp(0.0, 1.0) } else { 0.0 };
+            let ny = |y: f32, fallback: f32| if dv.abs() > 1e-9 { (y - v0) / dv } else { fallback };
+            Curve::Bezier([nx(p[0]), ny(p[1], 0.0), nx(p[2]), ny(p[3], 1.0)])
+        }
+        _ => Curve::Linear,
+    }
+}
+
+/// Reads a Spine timeline of `names` value fields into absolute keys via `absolute`.
+fn timeline(
+    keys: &Json,
+    names: &[&str],
+    defaults: &[f32],
+    absolute: &dyn Fn([f32; 2]) -> [f32; 2],
+) -> Vec<Key> {
+    let list = keys.as_array().cloned().unwrap_or_default();
+    let values: Vec<(f32, [f32; 2])> = list
+        .iter()
+        .map(|k| {
+            let mut v = [0.0; 2];
+            for (i, name) in names.iter().enumerate() {
+                v[i] = f(k.get(*name), defaults[i]);
+            }
+            (f(k.get("time"), 0.0), absolute(v))
+        })
+        .collect();
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, (time, v))| {
+            // Curves are normalised on the raw first channel (normalising is unchanged by the
+            // affine conversions to absolute, mirrored values).
+            let raw = |k: &Json| f(k.get(names[0]), defaults[0]);
+            let c = match values.get(i + 1) {
+                Some((t1, _)) => curve(&list[i], *time, raw(&list[i]), *t1, raw(&list[i + 1])),
+                None => Curve::Linear,
+            };
+            Key { time: *time, values: [v[0], v[1], 0.0, 0.0], arity: names.len() as u8, curve: c }
+        })
+        .collect()
+}
+
+fn last_time(keys: &[Key]) -> f32 {
+    keys.last().map_or(0.0, |k| k.time)
+}
+
+/// Imports Spine JSON (4.0 to 4.2).
+pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
+    let root: Json = serde_json::from_str(text).map_err(|e| SpineError(format!("malformed JSON: {e}")))?;
+    let version = root.pointer("/skeleton/spine").and_then(Json::as_str).unwrap_or("");
+    let mut parts = version.split('.');
+    let (major, minor) =
+        (parts.next().and_then(|p| p.parse::<u32>().ok()), parts.next().and_then(|p| p.parse::<u32>().ok()));
+    if major != Some(4) || !matches!(minor, Some(0..=2)) {
+        let shown = if version.is_empty() { "no version" } else { version };
+        return Err(SpineError(format!(
+            "Spine {shown} is not supported; export JSON from Spine 4.0, 4.1 or 4.2 (skeleton.spine names the version)"
+        )));
+    }
+    let mut warnings = Vec::new();
+    let mut bones = Vec::new();
+    for (i, b) in root.get("bones").and_then(Json::as_array).cloned().unwrap_or_default().iter().enumerate() {
+        let name = b
+            .get("name")
+            .and_then(Json::as_str)
+            .ok_or_else(|| SpineError(format!("bones[{i}] has no name")))?;
+        if let Some(t) = b.get("transform").and_then(Json::as_str) {
+            if t != "normal" {
+                warnings.push(format!("bone {name}: transform mode \"{t}\" is imported as normal"));
+            }
+        }
+        bones.push(BoneData {
+            name: name.to_string(),
+            parent: b.get("parent").and_then(Json::as_str).map(str::to_string),
+            x: f(b.get("x"), 0.0),
+            y: -f(b.get("y"), 0.0),
+            rotation: -f(b.get("rotation"), 0.0),
+            scale_x: f(b.get("scaleX"), 1.0),
+            scale_y: f(b.get("scaleY"), 1.0),
+            shear_x: -f(b.get("shearX"), 0.0),
+            shear_y: -f(b.get("shearY"), 0.0),
+            length: f(b.get("length"), 0.0),
+        });
+    }
+    let slots: Vec<SlotData> = root
+        .get("slots")
+        .and_then(Json::as_array)
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| SlotData {
+            name: s.get("name").and_then(Json::as_str).unwrap_or("").to_string(),
+            bone: s.get("bone").and_then(Json::as_str).unwrap_or("").to_string(),
+            attachment: s.get("attachment").and_then(Json::as_str).map(str::to_string),
+            color: color(s.get("color")),
+        })
+        .collect();
+    let mut attachments = Vec::new();
+    for skin in root.get("skins").and_then(Json::as_array).cloned().unwrap_or_default() {
+        let skin_name = skin.get("name").and_then(Json::as_str).unwrap_or("default");
+        if skin_name != "default" {
+            warnings.push(format!("skin {skin_name}: only the default skin is imported"));
+            continue;
+        }
+        let Some(by_slot) = skin.get("attachments").and_then(Json::as_object) else { continue };
+        for (slot, list) in by_slot {
+            for (name, a) in list.as_object().cloned().unwrap_or_default() {
+                let kind = a.get("type").and_then(Json::as_str).unwrap_or("region");
+                if kind != "region" {
+                    warnings.push(format!("attachment {slot}/{name}: type {kind} is not supported; skipped"));
+                    continue;
+                }
+                attachments.push(AttachmentData {
+                    slot: slot.clone(),
+                    name: name.clone(),
+                    color: color(a.get("color")),
+                    kind: AttachmentKind::Region {
+                        x: f(a.get("x"), 0.0),
+                        y: -f(a.get("y"), 0.0),
+                        rotation: -f(a.get("rotation"), 0.0),
+                        width: f(a.get("width"), 32.0),
+                        height: f(a.get("height"), 32.0),
+                        region: None,
+                    },
+                });
+            }
+        }
+    }
+    // Slots whose setup attachment was skipped show nothing.
+    let mut slots = slots;
+    for s in &mut slots {
+        if let Some(a) = &s.attachment {
+            if !attachments.iter().any(|x| x.slot == s.name && &x.name == a) {
+                s.attachment = None;
+            }
+        }
+    }
+    let ik: Vec<IkData> = root
+        .get("ik")
+        .and_then(Json::as_array)
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|c| IkData {
+            name: c.get("name").and_then(Json::as_str).unwrap_or("").to_string(),
+            bones: c
+                .get("bones")
+                .and_then(Json::as_array)
+                .map(|b| b.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+                .unwrap_or_default(),
+            target: c.get("target").and_then(Json::as_str).unwrap_or("").to_string(),
+            // Mirroring y flips the bend direction.
+            bend_positive: !c.get("bendPositive").and_then(Json::as_bool).unwrap_or(true),
+            mix: f(c.get("mix"), 1.0),
+        })
+        .collect();
+    for kind in ["transform", "path", "physics"] {
+        if root.get(kind).and_then(Json::as_array).is_some_and(|a| !a.is_empty()) {
+            warnings.push(format!("{kind} constraints are not supported; skipped"));
+        }
+    }
+    let events: Vec<String> =
+        root.get("events").and_then(Json::as_object).map(|e| e.keys().cloned().collect()).unwrap_or_default();
+
+    let setup = |name: &str| bones.iter().find(|b| b.name == name).cloned();
+    let mut clips = BTreeMap::new();
+    for (clip_name, anim) in root.get("animations").and_then(Json::as_object).cloned().unwrap_or_default() {
+        let mut clip = ClipData { looping: true, ..Default::default() };
+        let mut end = 0.0f32;
+        for (bone, timelines) in anim.get("bones").and_then(Json::as_object).cloned().unwrap_or_default() {
+            let Some(s) = setup(&bone) else {
+                warnings.push(format!("animation {clip_name}: no bone {bone}; its timelines are skipped"));
+                continue;
+            };
+            let mut t = BoneTimelines::default();
+            for (kind, keys) in timelines.as_object().cloned().unwrap_or_default() {
+                match kind.as_str() {
+                    "rotate" => t.rotate = timeline(&keys, &["value"], &[0.0], &|v| [s.rotation - v[0], 0.0]),
+                    "translate" => {
+                        t.translate = timeline(&keys, &["x", "y"], &[0.0, 0.0], &|v| [s.x + v[0], s.y - v[1]])
+                    }
+                    "scale" => {
+                        t.scale = timeline(&keys, &["x", "y"], &[1.0, 1.0], &|v| {
+                            [s.scale_x * v[0], s.scale_y * v[1]]
+                        })
+                    }
+                    "shear" => {
+                        t.shear = timeline(&keys, &["x", "y"], &[0.0, 0.0], &|v| {
+                            [s.shear_x - v[0], s.shear_y - v[1]]
+                        })
+                    }
+                    other => warnings.push(format!(
+                        "animation {clip_name}: bone timeline {other} of {bone} is not supported"
+                    )),
+                }
+            }
+            for keys in [&t.rotate, &t.translate, &t.scale, &t.shear] {
+                end = end.max(last_time(keys));
+            }
+            clip.bones.insert(bone, t);
+        }
+        for (slot, timelines) in anim.get("slots").and_then(Json::as_object).cloned().unwrap_or_default() {
+            let mut t = SlotTimelines::default();
+            for (kind, keys) in timelines.as_object().cloned().unwrap_or_default() {
+                let list = keys.as_array().cloned().unwrap_or_default();
+                match kind.as_str() {
+                    "attachment" => {
+                        t.attachment = list
+                            .iter()
+                            .map(|k| {
+                                (
+                                    f(k.get("time"), 0.0),
+                                    k.get("name").and_then(Json::as_str).map(str::to_string),
+                                )
+                            })
+                            .collect()
+                    }
+                    "rgba" => {
+                        t.color = list
+                            .iter()
+                            .enumerate()
+                            .map(|(i, k)| {
+                                let c = color(k.get("color"));
+                                let c_next = list.get(i + 1).map(|n| color(n.get("color")));
+                                let curve = match (k.get("curve"), c_next) {
+                                    (Some(Json::String(s)), _) if s == "stepped" => Curve::Stepped,
+                                    (Some(Json::Array(_)), Some(n)) => curve(
+                                        k,
+                                        f(k.get("time"), 0.0),
+                                        c[0],
+                                        f(list[i + 1].get("time"), 0.0),
+                                        n[0],
+                                    ),
+                                    _ => Curve::Linear,
+                                };
+                                Key { time: f(k.get("time"), 0.0), values: c, arity: 4, curve }
+                            })
+                            .collect()
+                    }
+                    other => warnings.push(format!(
+                        "animation {clip_name}: slot timeline {other} of {slot} is not supported"
+                    )),
+                }
+            }
+            if let Some(k) = t.attachment.last() {
+                end = end.max(k.0);
+            }
+            end = end.max(last_time(&t.color));
+            clip.slots.insert(slot, t);
+        }
+        if let Some(orders) = anim.get("drawOrder").and_then(Json::as_array) {
+            for entry in orders {
+                let time = f(entry.get("time"), 0.0);
+                end = end.max(time);
+                clip.draw_order.push((time, draw_order(&slots, entry.get("offsets"))));
+            }
+        }
+        if let Some(list) = anim.get("events").and_then(Json::as_array) {
+            for e in list {
+                let time = f(e.get("time"), 0.0);
+                end = end.max(time);
+                clip.events.push((time, e.get("name").and_then(Json::as_str).unwrap_or("").to_string()));
+            }
+        }
+        for (constraint, keys) in anim.get("ik").and_then(Json::as_object).cloned().unwrap_or_default() {
+            let list = keys.as_array().cloned().unwrap_or_default();
+            let keys: Vec<(f32, f32, bool)> = list
+                .iter()
+                .map(|k| {
+                    (
+                        f(k.get("time"), 0.0),
+                        f(k.get("mix"), 1.0),
+                        !k.get("bendPositive").and_then(Json::as_bool).unwrap_or(true),
+                    )
+                })
+                .collect();
+            if let Some(k) = keys.last() {
+                end = end.max(k.0);
+            }
+            clip.ik.insert(constraint, keys);
+        }
+        for kind in ["transform", "path", "deform", "attachments", "physics"] {
+            if anim.get(kind).is_some() {
+                warnings.push(format!("animation {clip_name}: {kind} timelines are not supported; skipped"));
+            }
+        }
+        // Spine animations last until their last key.
+        clip.duration = if end > 0.0 { end } else { 1.0 / 30.0 };
+        clips.insert(clip_name, clip);
+    }
+    Ok(Imported {
+        data: Skeleton2DData { texture: None, bones, slots, attachments, ik, events, clips },
+        warnings,
+    })
+}
+
+/// Spine's draw-order key: slots listed with an offset move by it; the others keep their order.
+fn draw_order(slots: &[SlotData], offsets: Option<&Json>) -> Vec<String> {
+    let n = slots.len();
+    let mut order: Vec<Option<usize>> = vec![None; n];
+    let mut unchanged = Vec::new();
+    let mut original = 0;
+    for o in offsets.and_then(Json::as_array).cloned().unwrap_or_default() {
+        let Some(index) =
+            o.get("slot").and_then(Json::as_str).and_then(|s| slots.iter().position(|x| x.name == s))
+        else {
+            continue;
+        };
+        while original < index {
+            unchanged.push(original);
+            original += 1;
+        }
+        let target = (index as i64 + o.get("offset").and_then(Json::as_i64).unwrap_or(0))
+            .clamp(0, n as i64 - 1) as usize;
+        order[target] = Some(index);
+        original += 1;
+    }
+    while original < n {
+        unchanged.push(original);
+        original += 1;
+    }
+    let mut rest = unchanged.into_iter();
+    order.into_iter().map(|slot| slots[slot.or_else(|| rest.next()).unwrap_or(0)].name.clone()).collect()
+}

@@ -1,0 +1,85 @@
+//! Spine JSON 4.x import, on a hand-written file that uses every supported timeline.
+
+use animgraph_2d::Skeleton2D;
+use animgraph_2d::data::{AttachmentKind, Curve};
+use animgraph_2d::spine::import_spine;
+
+fn hero() -> animgraph_2d::godot::Imported {
+    import_spine(include_str!("spine/hero-4.1.json")).unwrap()
+}
+
+#[test]
+fn bones_are_mirrored_into_y_down_space() {
+    let data = hero().data;
+    let hip = &data.bones[1];
+    assert_eq!((hip.x, hip.y, hip.rotation, hip.length), (0.0, -50.0, -90.0, 20.0));
+    let arm = &data.bones[2];
+    assert_eq!((arm.rotation, arm.shear_x), (30.0, -5.0));
+    assert_eq!(data.bones[2].parent.as_deref(), Some("hip"));
+}
+
+#[test]
+fn timelines_become_absolute_mirrored_keys() {
+    let data = hero().data;
+    let walk = &data.clips["walk"];
+    assert_eq!(walk.duration, 2.0, "the last key's time");
+    let hip = &walk.bones["hip"];
+    // Relative 10 on a setup of 90 is 100 in Spine, -100 mirrored.
+    let rotations: Vec<f32> = hip.rotate.iter().map(|k| k.values[0]).collect();
+    assert_eq!(rotations, [-100.0, -80.0, -100.0]);
+    // Spine's absolute bezier (0.25, 10) (0.75, -10) on 0 s..1 s, 10..-10 becomes normalised.
+    assert_eq!(hip.rotate[0].curve, Curve::Bezier([0.25, 0.0, 0.75, 1.0]));
+    assert_eq!(hip.rotate[1].curve, Curve::Linear);
+    assert_eq!(&hip.translate[0].values[..2], &[5.0, -53.0]);
+    assert_eq!(hip.translate[0].curve, Curve::Stepped);
+    assert_eq!(&hip.scale[0].values[..2], &[2.0, 1.0], "scale multiplies the setup");
+    assert_eq!(&hip.shear[0].values[..2], &[-10.0, 0.0]);
+    let body = &walk.slots["body"];
+    assert_eq!(body.attachment, [(0.5, Some("body-hurt".to_string())), (1.5, None)]);
+    let half = 128.0 / 255.0;
+    assert_eq!(body.color[1].values, [1.0, 0.0, 0.0, half]);
+    // body moves up two places at 1 s.
+    assert_eq!(walk.draw_order, [(1.0, vec!["sleeve".to_string(), "glove".to_string(), "body".to_string()])]);
+    assert_eq!(walk.events, [(0.25, "step".to_string()), (1.25, "step".to_string())]);
+    // Mirroring flips IK bend directions.
+    assert_eq!(
+        walk.ik["reach"],
+        [(0.0, 1.0, false), (1.0, 0.0, true)],
+        "omitted bendPositive is true in Spine"
+    );
+}
+
+#[test]
+fn attachments_slots_and_constraints_import() {
+    let imported = hero();
+    let data = &imported.data;
+    assert_eq!(data.slots[1].color, [1.0, 128.0 / 255.0, 0.0, 192.0 / 255.0]);
+    let body = data.attachments.iter().find(|a| a.name == "body").unwrap();
+    assert_eq!(
+        body.kind,
+        AttachmentKind::Region { x: 1.0, y: -2.0, rotation: -10.0, width: 40.0, height: 80.0, region: None }
+    );
+    assert_eq!(data.ik[0].bones, ["arm", "hand"]);
+    assert!(data.ik[0].bend_positive, "bendPositive false in y-up is true in y-down");
+    assert_eq!(data.events, ["shout", "step"]);
+    // What was skipped is said.
+    let warnings = imported.warnings.join("\n");
+    assert!(warnings.contains("glove/glove-mesh: type mesh is not supported"), "{warnings}");
+    assert!(warnings.contains("skin armored: only the default skin"), "{warnings}");
+    assert!(warnings.contains("deform timelines are not supported"), "{warnings}");
+    assert_eq!(data.slots[2].attachment, None, "a skipped setup attachment shows nothing");
+    // It binds as a skeleton.
+    Skeleton2D::new(imported.data).unwrap();
+}
+
+#[test]
+fn other_spine_versions_are_refused_by_name() {
+    let text = include_str!("spine/hero-4.1.json").replace("4.1.24", "3.8.99");
+    let e = import_spine(&text).unwrap_err().to_string();
+    assert!(e.contains("Spine 3.8.99 is not supported; export JSON from Spine 4.0, 4.1 or 4.2"), "{e}");
+    for ok in ["4.0.64", "4.2.10"] {
+        import_spine(&include_str!("spine/hero-4.1.json").replace("4.1.24", ok)).unwrap();
+    }
+    assert!(import_spine("{}").unwrap_err().to_string().contains("no version"));
+    assert!(import_spine("[").unwrap_err().to_string().contains("malformed JSON"));
+}
