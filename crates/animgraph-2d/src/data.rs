@@ -65,16 +65,78 @@ impl TryFrom<Vec<Json>> for Key {
     }
 }
 
+/// An `f32` as the JSON number that prints shortest and reads back as the same `f32`.
+fn number(v: f32) -> Json {
+    let shortest: f64 = format!("{v}").parse().unwrap_or(0.0);
+    serde_json::Number::from_f64(shortest).map_or(Json::Null, Json::Number)
+}
+
 impl From<Key> for Vec<Json> {
     fn from(key: Key) -> Vec<Json> {
-        let mut out = vec![Json::from(key.time)];
-        out.extend(key.values[..key.arity as usize].iter().map(|v| Json::from(*v)));
+        let mut out = vec![number(key.time)];
+        out.extend(key.values[..key.arity as usize].iter().map(|v| number(*v)));
         match key.curve {
             Curve::Linear => {}
             Curve::Stepped => out.push(Json::from("stepped")),
-            Curve::Bezier(b) => out.push(Json::from(b.to_vec())),
+            Curve::Bezier(b) => out.push(Json::Array(b.iter().map(|v| number(*v)).collect())),
         }
         out
+    }
+}
+
+/// Pretty JSON with arrays of numbers, strings and such short arrays kept on one line, so keys
+/// and vertices read as `[0.5, 90]` rather than one number per line.
+fn write_pretty(value: &Json, indent: usize, out: &mut String) {
+    fn flat(v: &Json) -> bool {
+        match v {
+            Json::Array(items) => items.iter().all(|i| {
+                !i.is_object()
+                    && (!i.is_array()
+                        || i.as_array().is_some_and(|a| a.iter().all(|x| !x.is_object() && !x.is_array())))
+            }),
+            Json::Object(_) => false,
+            _ => true,
+        }
+    }
+    let pad = "  ".repeat(indent + 1);
+    match value {
+        Json::Object(map) if !map.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, v)) in map.iter().enumerate() {
+                out.push_str(&pad);
+                out.push_str(&Json::from(k.as_str()).to_string());
+                out.push_str(": ");
+                write_pretty(v, indent + 1, out);
+                out.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&"  ".repeat(indent));
+            out.push('}');
+        }
+        Json::Array(items) if !items.is_empty() && !flat(value) => {
+            out.push_str("[\n");
+            for (i, v) in items.iter().enumerate() {
+                out.push_str(&pad);
+                write_pretty(v, indent + 1, out);
+                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&"  ".repeat(indent));
+            out.push(']');
+        }
+        Json::Array(items) => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|i| {
+                    let mut part = String::new();
+                    write_pretty(i, indent + 1, &mut part);
+                    part
+                })
+                .collect();
+            out.push('[');
+            out.push_str(&parts.join(", "));
+            out.push(']');
+        }
+        Json::Number(n) if n.is_f64() => out.push_str(&number(n.as_f64().unwrap_or(0.0) as f32).to_string()),
+        other => out.push_str(&other.to_string()),
     }
 }
 
@@ -431,7 +493,11 @@ impl Skeleton2DData {
             resources: Json::Null,
             props: self.clone(),
         };
-        serde_json::to_string_pretty(&container).expect("skeleton data serialises") + "\n"
+        let value = serde_json::to_value(&container).expect("skeleton data serialises");
+        let mut out = String::new();
+        write_pretty(&value, 0, &mut out);
+        out.push('\n');
+        out
     }
 
     /// Saves atomically (temporary file beside it, then rename).

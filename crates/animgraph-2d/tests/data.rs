@@ -116,11 +116,8 @@ fn invalid_skeletons_name_the_place() {
 }
 
 fn gbot_scene() -> String {
-    std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../assets/characters/gbot/source/player.tscn"
-    ))
-    .unwrap()
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot/player.tscn"))
+        .unwrap()
 }
 
 #[test]

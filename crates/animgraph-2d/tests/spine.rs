@@ -61,7 +61,7 @@ fn attachments_slots_and_constraints_import() {
     );
     assert_eq!(data.ik[0].bones, ["arm", "hand"]);
     assert!(data.ik[0].bend_positive, "bendPositive false in y-up is true in y-down");
-    assert_eq!(data.events, ["shout", "step"]);
+    assert_eq!(data.events, ["step", "shout"], "file order");
     // What was skipped is said.
     let warnings = imported.warnings.join("\n");
     assert!(warnings.contains("glove/glove-mesh: type mesh is not supported"), "{warnings}");

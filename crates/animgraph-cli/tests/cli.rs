@@ -52,7 +52,13 @@ fn a_missing_file_is_reported_not_a_panic() {
 
 #[test]
 fn every_command_has_help() {
-    for args in [&["--help"][..], &["validate", "--help"], &["simulate", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["validate", "--help"],
+        &["simulate", "--help"],
+        &["import", "--help"],
+        &["render", "--help"],
+    ] {
         let (code, out) = animgraph(args);
         assert_eq!(code, 0, "{args:?}");
         assert!(out.contains("Usage: animgraph"), "{out}");
@@ -94,4 +100,106 @@ fn simulate_reports_a_bad_script_with_its_step() {
     assert_eq!(code, 1);
     assert!(out.contains("step 1: no parameter \"sped\" in the graph"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn import_render_and_poses_work_on_gbot() {
+    let dir = std::env::temp_dir().join(format!("animgraph-2d-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("gbot.mskel");
+    let (code, text) = animgraph(&[
+        "import",
+        "assets/characters/gbot/player.tscn",
+        "--clips",
+        "assets/characters/gbot/authored.json",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("16 bones, 16 slots, 11 clips"), "{text}");
+    assert!(
+        text.contains("warning: line 1775: node AnimationTree (AnimationTree) is not part of a skeleton"),
+        "{text}"
+    );
+    assert!(dir.join("gBot.png").exists(), "the texture is copied next to the output");
+    // The committed character is exactly what the import produces.
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/characters/gbot/gbot.mskel"
+    ))
+    .unwrap();
+    let fresh = std::fs::read_to_string(&out).unwrap();
+    let without_uid = |t: &str| {
+        t.lines().filter(|l| !l.trim_start().starts_with("\"uid\"")).map(str::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(without_uid(&fresh), without_uid(&committed), "only the uid may differ");
+
+    let frames = dir.join("frames");
+    let (code, text) = animgraph(&[
+        "render",
+        "assets/characters/gbot/gbot.mres",
+        "--skeleton",
+        out.to_str().unwrap(),
+        "--script",
+        "assets/characters/gbot/gbot.script.json",
+        "--frames",
+        "0,45,90",
+        "--width",
+        "128",
+        "--height",
+        "128",
+        "--out",
+        frames.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    for f in [0, 45, 90] {
+        let png = std::fs::read(frames.join(format!("frame_{f:04}.png"))).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+    let (code, text) = animgraph(&[
+        "render",
+        "assets/characters/gbot/gbot.mres",
+        "--skeleton",
+        out.to_str().unwrap(),
+        "--script",
+        "assets/characters/gbot/gbot.script.json",
+        "--frames",
+        "9999",
+        "--out",
+        frames.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(text.contains("frame 9999 is past the script's 330 frames"), "{text}");
+
+    let (code, text) = animgraph(&[
+        "simulate",
+        "assets/characters/gbot/gbot.mres",
+        "--skeleton",
+        out.to_str().unwrap(),
+        "--script",
+        "assets/characters/gbot/gbot.script.json",
+        "--poses",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 330);
+    let frame: serde_json::Value = serde_json::from_str(lines[200]).unwrap();
+    let arm = frame["pose"]["LeftArm"].as_array().unwrap();
+    assert_eq!(arm.len(), 7);
+    assert!(
+        (arm[2].as_f64().unwrap() - -70.0).abs() < 0.5,
+        "the wave layer holds the arm at -70 degrees: {arm:?}"
+    );
+    assert_eq!(frame["layers"][1]["state"], "Wave");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn importing_an_unknown_format_is_a_clear_error() {
+    let (code, text) = animgraph(&["import", "assets/graphs/locomotion.mres", "-o", "/tmp/never.mskel"]);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("cannot import .mres files; use a Godot 4 scene (.tscn) or Spine 4.0-4.2 JSON (.json)"),
+        "{text}"
+    );
 }
