@@ -5,8 +5,8 @@
 //! region quad) is filled with the texture through the affine map that takes its texture
 //! coordinates to its screen corners, so the picture is exact per triangle. Triangles are filled
 //! without anti-aliasing (so shared edges leave no seams) at `supersample` times the size, then
-//! scaled down with bilinear filtering. Slot and attachment alpha become opacity; their RGB tint
-//! is not applied (white is assumed; tinting is left for later).
+//! scaled down with bilinear filtering. Slot and attachment colours multiply the texture (RGB
+//! tint through a tinted copy of the texture per distinct colour, alpha as opacity).
 
 use glam::{Affine2, Vec2};
 use tiny_skia::{
@@ -138,14 +138,34 @@ pub fn render(
     canvas.fill(color(options.background));
     let view = Affine2::from_scale(Vec2::splat(ss as f32)) * camera.view;
     let texture_size = texture.map(|t| Vec2::new(t.width() as f32, t.height() as f32));
+    // Tinted copies of the texture, one per distinct RGB tint in this picture.
+    let mut tinted: Vec<([u8; 3], Pixmap)> = Vec::new();
     for &slot in &pose.draw_order {
         let slot = slot as usize;
         let Some(a) = pose.attachments[slot] else { continue };
         let attachment = &skeleton.attachments[a as usize];
-        let alpha = pose.colors[slot][3] * attachment.color[3];
+        let tint: [f32; 4] = std::array::from_fn(|i| pose.colors[slot][i] * attachment.color[i]);
+        let alpha = tint[3];
         if alpha <= 0.0 {
             continue;
         }
+        let key = [0, 1, 2].map(|i| (tint[i].clamp(0.0, 1.0) * 255.0).round() as u8);
+        let texture = match texture {
+            Some(t) if key != [255; 3] => {
+                if !tinted.iter().any(|(k, _)| *k == key) {
+                    let mut copy = t.clone();
+                    for pixel in copy.pixels_mut() {
+                        let c = [pixel.red(), pixel.green(), pixel.blue()];
+                        let [r, g, b] = [0, 1, 2].map(|i| ((c[i] as u16 * key[i] as u16 + 127) / 255) as u8);
+                        *pixel = tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, pixel.alpha())
+                            .unwrap_or(*pixel);
+                    }
+                    tinted.push((key, copy));
+                }
+                tinted.iter().find(|(k, _)| *k == key).map(|(_, p)| p)
+            }
+            other => other,
+        };
         let to_screen = view * pose.world[skeleton.slot_bones[slot] as usize];
         let mut triangles: Vec<([Vec2; 3], [Vec2; 3])> = Vec::new();
         match &attachment.kind {
@@ -188,7 +208,7 @@ pub fn render(
                         to_skia(map),
                     );
                 }
-                _ => paint.set_color(color([0.7, 0.7, 0.75, alpha])),
+                _ => paint.set_color(color([0.7 * tint[0], 0.7 * tint[1], 0.75 * tint[2], alpha])),
             }
             canvas.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
         }

@@ -80,3 +80,68 @@ fn gbot_renders_like_the_goldens() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn slot_colours_tint_and_fade_what_they_draw() {
+    use animgraph_2d::data::{AttachmentData, AttachmentKind, BoneData, SlotData};
+    use animgraph_2d::render::{Camera, render};
+    let bone = BoneData {
+        name: "root".into(),
+        parent: None,
+        x: 0.0,
+        y: 0.0,
+        rotation: 0.0,
+        scale_x: 1.0,
+        scale_y: 1.0,
+        shear_x: 0.0,
+        shear_y: 0.0,
+        length: 1.0,
+    };
+    let data = Skeleton2DData {
+        bones: vec![bone],
+        slots: vec![SlotData {
+            name: "s".into(),
+            bone: "root".into(),
+            attachment: Some("a".into()),
+            color: [1.0, 0.0, 0.0, 1.0],
+        }],
+        attachments: vec![AttachmentData {
+            slot: "s".into(),
+            name: "a".into(),
+            color: [1.0; 4],
+            kind: AttachmentKind::Region {
+                x: 0.0,
+                y: 0.0,
+                rotation: 0.0,
+                width: 10.0,
+                height: 10.0,
+                region: Some([0.0, 0.0, 4.0, 4.0]),
+            },
+        }],
+        ..Default::default()
+    };
+    let skeleton = Skeleton2D::new(data).unwrap();
+    let mut white = Pixmap::new(4, 4).unwrap();
+    white.fill(tiny_skia::Color::WHITE);
+    let camera = Camera::fit(glam::Vec2::splat(-10.0), glam::Vec2::splat(10.0), 32, 32, 0.0);
+    let options = RenderOptions {
+        width: 32,
+        height: 32,
+        background: [0.0, 0.0, 0.0, 1.0],
+        bones: false,
+        supersample: 1,
+    };
+    let centre = |p: &Pixmap| {
+        let c = p.pixel(16, 16).unwrap();
+        [c.red(), c.green(), c.blue()]
+    };
+    assert_eq!(
+        centre(&render(&skeleton, &skeleton.setup, Some(&white), &camera, &options)),
+        [255, 0, 0],
+        "a red slot tints white texture red"
+    );
+    let mut faded = skeleton.setup.clone();
+    faded.colors[0] = [1.0, 1.0, 1.0, 0.5];
+    let c = centre(&render(&skeleton, &faded, Some(&white), &camera, &options));
+    assert!((120..=136).contains(&c[0]) && c[0] == c[1] && c[1] == c[2], "half alpha over black: {c:?}");
+}
