@@ -17,11 +17,7 @@ fn graph(path: &str) -> animgraph::AnimationGraph {
 }
 
 fn backend(list: &[(&str, f32, bool)]) -> RecordingBackend {
-    let clips: BTreeMap<String, ClipSpec> = list
-        .iter()
-        .map(|(n, l, looping)| (n.to_string(), ClipSpec { length: *l, looping: *looping }))
-        .collect();
-    RecordingBackend::new(&clips)
+    RecordingBackend::with_clips(list)
 }
 
 /// locomotion.mres: a 1D blend space (speed sweeping), a jump every 97 frames.

@@ -379,6 +379,15 @@ impl RecordingBackend {
         }
     }
 
+    /// A backend with clips given as `(name, length in seconds, loops)`.
+    pub fn with_clips(clips: &[(&str, f32, bool)]) -> Self {
+        let map: BTreeMap<String, ClipSpec> = clips
+            .iter()
+            .map(|(n, length, looping)| (n.to_string(), ClipSpec { length: *length, looping: *looping }))
+            .collect();
+        RecordingBackend::new(&map)
+    }
+
     /// A clip's name.
     pub fn clip_name(&self, clip: ClipId) -> &str {
         self.names.get(clip.0 as usize).map_or("?", String::as_str)

@@ -1,10 +1,8 @@
 //! Behaviour of the player outside the golden scenarios: parameters, rebind, events, invariants.
 
-use std::collections::BTreeMap;
-
 use animgraph::graph::*;
 use animgraph::mres;
-use animgraph::script::{ClipSpec, RecordingBackend, Script, Simulation};
+use animgraph::script::{RecordingBackend, Script, Simulation};
 
 fn asset(name: &str) -> AnimationGraph {
     mres::load_file(format!("{}/../../assets/graphs/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
@@ -15,11 +13,7 @@ fn scenario_graph(name: &str) -> AnimationGraph {
 }
 
 fn backend(clips: &[(&str, f32, bool)]) -> RecordingBackend {
-    let map: BTreeMap<String, ClipSpec> = clips
-        .iter()
-        .map(|(n, l, looping)| (n.to_string(), ClipSpec { length: *l, looping: *looping }))
-        .collect();
-    RecordingBackend::new(&map)
+    RecordingBackend::with_clips(clips)
 }
 
 fn locomotion_backend() -> RecordingBackend {

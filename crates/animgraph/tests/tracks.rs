@@ -1,19 +1,13 @@
 //! Code tracks: standalone and above a graph, queueing, mixing out, additive, events.
 
-use std::collections::BTreeMap;
-
 use animgraph::graph::AnimationGraphPlayer;
 use animgraph::mres;
-use animgraph::script::{ClipSpec, RecordingBackend};
+use animgraph::script::RecordingBackend;
 use animgraph::tracks::{AnimationTracks, MAX_TRACK_ENTRIES, TrackClip, TrackEventKind};
 use animgraph::{ClipBlend, PoseBackend, SampleBuffer};
 
 fn backend_with(list: &[(&str, f32, bool)]) -> RecordingBackend {
-    let clips: BTreeMap<String, ClipSpec> = list
-        .iter()
-        .map(|(n, l, looping)| (n.to_string(), ClipSpec { length: *l, looping: *looping }))
-        .collect();
-    RecordingBackend::new(&clips)
+    RecordingBackend::with_clips(list)
 }
 
 fn backend() -> RecordingBackend {

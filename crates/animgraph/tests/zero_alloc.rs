@@ -3,7 +3,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::collections::BTreeMap;
 
 use animgraph::graph::AnimationGraphPlayer;
 use animgraph::mres;
@@ -41,11 +40,7 @@ fn graph(path: &str) -> animgraph::AnimationGraph {
 }
 
 fn backend(clips: &[(&str, f32, bool)]) -> RecordingBackend {
-    let map: BTreeMap<String, ClipSpec> = clips
-        .iter()
-        .map(|(n, l, looping)| (n.to_string(), ClipSpec { length: *l, looping: *looping }))
-        .collect();
-    RecordingBackend::new(&map)
+    RecordingBackend::with_clips(clips)
 }
 
 #[test]
