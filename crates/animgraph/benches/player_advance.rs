@@ -1,11 +1,9 @@
 //! `player_advance`: nanoseconds per `advance` on the example graphs, with parameters moving
 //! so that blend weights, transitions and mixes all run.
 
-use std::collections::BTreeMap;
-
 use animgraph::graph::AnimationGraphPlayer;
 use animgraph::mres;
-use animgraph::script::{ClipSpec, RecordingBackend};
+use animgraph::script::RecordingBackend;
 use divan::Bencher;
 
 fn main() {

@@ -6,7 +6,7 @@ use std::cell::Cell;
 
 use animgraph::graph::AnimationGraphPlayer;
 use animgraph::mres;
-use animgraph::script::{ClipSpec, RecordingBackend};
+use animgraph::script::RecordingBackend;
 
 struct Counting;
 
