@@ -1,0 +1,200 @@
+//! `Skeleton3D`: joints (parents first) with rest transforms, clips as keyed channels, and an
+//! optional skinned mesh; built by the glTF importer.
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
+
+/// How a channel interpolates between keys (glTF's three modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    /// Lerp (translation, scale) or slerp (rotation).
+    Linear,
+    /// Hold each key until the next.
+    Step,
+    /// Cubic Hermite spline with in and out tangents per key.
+    CubicSpline,
+}
+
+/// What a channel drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    /// Translation (xyz).
+    Translation,
+    /// Rotation (quaternion xyzw).
+    Rotation,
+    /// Scale (xyz).
+    Scale,
+}
+
+/// One keyed channel of a clip.
+#[derive(Clone, Debug)]
+pub struct Channel {
+    /// The joint.
+    pub joint: u16,
+    /// Translation, rotation or scale.
+    pub property: Property,
+    /// Interpolation.
+    pub interpolation: Interpolation,
+    /// Key times, ascending.
+    pub times: Vec<f32>,
+    /// Values (xyz in xyz for translation and scale, xyzw for rotation); for CubicSpline three
+    /// per key: in-tangent, value, out-tangent.
+    pub values: Vec<Vec4>,
+}
+
+impl Channel {
+    /// The channel's value at `t` (clamped to its keys).
+    pub fn sample(&self, t: f32) -> Vec4 {
+        let n = self.times.len();
+        let value = |i: usize| {
+            if self.interpolation == Interpolation::CubicSpline {
+                self.values[3 * i + 1]
+            } else {
+                self.values[i]
+            }
+        };
+        if n == 0 {
+            return Vec4::ZERO;
+        }
+        if t <= self.times[0] {
+            return value(0);
+        }
+        let next = self.times.partition_point(|&k| k <= t);
+        if next >= n {
+            return value(n - 1);
+        }
+        let i = next - 1;
+        let dt = self.times[next] - self.times[i];
+        let u = if dt > 0.0 { (t - self.times[i]) / dt } else { 0.0 };
+        let rotation = self.property == Property::Rotation;
+        match self.interpolation {
+            Interpolation::Step => value(i),
+            Interpolation::Linear if rotation => Quat::from_vec4(value(i))
+                .normalize()
+                .slerp(Quat::from_vec4(value(next)).normalize(), u)
+                .into(),
+            Interpolation::Linear => value(i).lerp(value(next), u),
+            Interpolation::CubicSpline => {
+                let (p0, m0) = (self.values[3 * i + 1], self.values[3 * i + 2] * dt);
+                let (p1, m1) = (self.values[3 * next + 1], self.values[3 * next] * dt);
+                let (u2, u3) = (u * u, u * u * u);
+                let v = p0 * (2.0 * u3 - 3.0 * u2 + 1.0)
+                    + m0 * (u3 - 2.0 * u2 + u)
+                    + p1 * (-2.0 * u3 + 3.0 * u2)
+                    + m1 * (u3 - u2);
+                if rotation { Quat::from_vec4(v).normalize().into() } else { v }
+            }
+        }
+    }
+}
+
+/// A clip: a duration and channels.
+#[derive(Clone, Debug)]
+pub struct Clip3D {
+    /// Name.
+    pub name: String,
+    /// Seconds (the last key time).
+    pub duration: f32,
+    /// Channels.
+    pub channels: Vec<Channel>,
+}
+
+/// A skinned triangle mesh (positions in bind space).
+#[derive(Clone, Debug, Default)]
+pub struct SkinnedMesh {
+    /// Vertex positions.
+    pub positions: Vec<Vec3>,
+    /// Vertex normals.
+    pub normals: Vec<Vec3>,
+    /// Texture coordinates (empty when untextured).
+    pub uvs: Vec<Vec2>,
+    /// Four joints per vertex (indices into the skeleton's joints).
+    pub joints: Vec<[u16; 4]>,
+    /// Four weights per vertex.
+    pub weights: Vec<[f32; 4]>,
+    /// Triangles.
+    pub triangles: Vec<[u32; 3]>,
+    /// Per triangle: index into `materials`.
+    pub triangle_material: Vec<u16>,
+    /// Base colours (RGBA) and an optional texture index per material.
+    pub materials: Vec<(Vec4, Option<usize>)>,
+    /// Decoded textures (RGBA8, width, height).
+    pub textures: Vec<(Vec<u8>, u32, u32)>,
+    /// Inverse bind matrices, per joint.
+    pub inverse_bind: Vec<Mat4>,
+}
+
+/// A 3D skeleton with its clips.
+#[derive(Clone, Debug)]
+pub struct Skeleton3D {
+    /// Joint names.
+    pub names: Vec<String>,
+    /// Parent of each joint (parents come first).
+    pub parents: Vec<Option<u16>>,
+    /// Rest translation per joint.
+    pub rest_translation: Vec<Vec3>,
+    /// Rest rotation per joint.
+    pub rest_rotation: Vec<Quat>,
+    /// Rest scale per joint.
+    pub rest_scale: Vec<Vec3>,
+    /// The world transform above the root joints (non-joint ancestors).
+    pub root_transform: Mat4,
+    /// Clips.
+    pub clips: Vec<Clip3D>,
+    /// The skinned mesh, when the file has one.
+    pub mesh: Option<SkinnedMesh>,
+    pub(crate) clip_index: HashMap<String, usize>,
+}
+
+impl Skeleton3D {
+    /// Assembles a skeleton (joints must be ordered parents first).
+    pub fn new(
+        names: Vec<String>,
+        parents: Vec<Option<u16>>,
+        rest: Vec<(Vec3, Quat, Vec3)>,
+        root_transform: Mat4,
+        clips: Vec<Clip3D>,
+        mesh: Option<SkinnedMesh>,
+    ) -> Self {
+        let clip_index = clips.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
+        Skeleton3D {
+            names,
+            parents,
+            rest_translation: rest.iter().map(|r| r.0).collect(),
+            rest_rotation: rest.iter().map(|r| r.1).collect(),
+            rest_scale: rest.iter().map(|r| r.2).collect(),
+            root_transform,
+            clips,
+            mesh,
+            clip_index,
+        }
+    }
+
+    /// How many joints.
+    pub fn joint_count(&self) -> usize {
+        self.names.len()
+    }
+
+    /// A joint's index.
+    pub fn joint(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
+    /// A clip by name.
+    pub fn clip(&self, name: &str) -> Option<&Clip3D> {
+        self.clip_index.get(name).map(|&i| &self.clips[i])
+    }
+
+    /// Adds another name for a clip (so one graph can drive skeletons whose clips are named
+    /// differently, e.g. `walk` -> `Walking`). Returns false when `clip` does not exist.
+    pub fn alias_clip(&mut self, alias: &str, clip: &str) -> bool {
+        match self.clip_index.get(clip).copied() {
+            Some(i) => {
+                self.clip_index.insert(alias.to_string(), i);
+                true
+            }
+            None => false,
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! The shared layering conformance suite on the 3D backend (rotations about z), and 3D-specific
+//! quaternion edge cases.
+
+use std::sync::Arc;
+
+use animgraph::conformance::{self, ConformanceSubject, RigChannel};
+use animgraph::{BoneMask, ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_3d::skeleton::{Channel, Clip3D, Interpolation, Property};
+use animgraph_3d::{Skeleton3D, Skeleton3DPoseBackend};
+use glam::{Mat4, Quat, Vec3, Vec4};
+
+struct Subject(Skeleton3DPoseBackend);
+
+impl PoseBackend for Subject {
+    fn resolve_clip(&mut self, name: &str) -> Option<animgraph::ClipId> {
+        self.0.resolve_clip(name)
+    }
+    fn resolve_mask(&mut self, mask: &BoneMask) -> Option<animgraph::MaskId> {
+        self.0.resolve_mask(mask)
+    }
+    fn clip_length(&self, clip: animgraph::ClipId) -> f32 {
+        self.0.clip_length(clip)
+    }
+    fn clip_loops(&self, clip: animgraph::ClipId) -> bool {
+        self.0.clip_loops(clip)
+    }
+    fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
+        self.0.apply(samples, layers)
+    }
+}
+
+impl ConformanceSubject for Subject {
+    fn translation_x(&self, bone: usize) -> f32 {
+        self.0.pose.translations[bone].x
+    }
+    fn rotation_degrees(&self, bone: usize) -> f32 {
+        let q = self.0.pose.rotations[bone];
+        (2.0 * q.z.atan2(q.w)).to_degrees()
+    }
+}
+
+fn constant(joint: u16, property: Property, value: Vec4, duration: f32) -> Channel {
+    Channel {
+        joint,
+        property,
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, duration],
+        values: vec![value, value],
+    }
+}
+
+fn rig() -> Skeleton3D {
+    let (bones, clips) = conformance::rig();
+    let rest = bones
+        .iter()
+        .map(|b| (Vec3::new(b.x, 0.0, 0.0), Quat::from_rotation_z(b.rotation.to_radians()), Vec3::ONE))
+        .collect();
+    let clips = clips
+        .into_iter()
+        .map(|c| Clip3D {
+            name: c.name.into(),
+            duration: c.duration,
+            channels: c
+                .keys
+                .iter()
+                .map(|(b, channel, value)| match channel {
+                    RigChannel::TranslateX => {
+                        let rest_y = 0.0;
+                        constant(
+                            *b as u16,
+                            Property::Translation,
+                            Vec4::new(*value, rest_y, 0.0, 0.0),
+                            c.duration,
+                        )
+                    }
+                    RigChannel::Rotation => constant(
+                        *b as u16,
+                        Property::Rotation,
+                        Vec4::from(Quat::from_rotation_z(value.to_radians())),
+                        c.duration,
+                    ),
+                })
+                .collect(),
+        })
+        .collect();
+    Skeleton3D::new(
+        bones.iter().map(|b| b.name.to_string()).collect(),
+        bones.iter().map(|b| b.parent.map(|p| p as u16)).collect(),
+        rest,
+        Mat4::IDENTITY,
+        clips,
+        None,
+    )
+}
+
+#[test]
+fn the_3d_backend_passes_the_shared_conformance_suite() {
+    let skeleton = Arc::new(rig());
+    let failures = conformance::run(|| Subject(Skeleton3DPoseBackend::new(Arc::clone(&skeleton))));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn layer(blend: ClipBlend, weight: f32) -> LayerInfo {
+    LayerInfo { blend, weight, mask: None, event_threshold: 0.5 }
+}
+
+fn spin_rig(rotations: &[(&str, Quat)]) -> Arc<Skeleton3D> {
+    let clips = rotations
+        .iter()
+        .map(|(name, q)| Clip3D {
+            name: name.to_string(),
+            duration: 1.0,
+            channels: vec![constant(0, Property::Rotation, Vec4::from(*q), 1.0)],
+        })
+        .collect();
+    Arc::new(Skeleton3D::new(
+        vec!["j".into()],
+        vec![None],
+        vec![(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE)],
+        Mat4::IDENTITY,
+        clips,
+        None,
+    ))
+}
+
+fn blend(backend: &mut Skeleton3DPoseBackend, samples: &[(&str, f32)]) -> Quat {
+    let s: Vec<ClipSample> = samples
+        .iter()
+        .map(|(c, w)| ClipSample {
+            clip: backend.resolve_clip(c).unwrap(),
+            time: 0.5,
+            prev_time: 0.5,
+            weight: *w,
+            layer: 0,
+            looped: false,
+        })
+        .collect();
+    backend.apply(&s, &[layer(ClipBlend::Replace, 1.0)]);
+    backend.pose.rotations[0]
+}
+
+#[test]
+fn opposite_hemisphere_quaternions_blend_as_the_same_rotation() {
+    // q and -q are the same rotation: blending them must not cancel out.
+    let q = Quat::from_rotation_y(1.0);
+    let mut b = Skeleton3DPoseBackend::new(spin_rig(&[("a", q), ("b", -q)]));
+    let r = blend(&mut b, &[("a", 0.5), ("b", 0.5)]);
+    assert!(r.angle_between(q) < 1e-4, "{r} vs {q}");
+    assert!(r.is_normalized());
+}
+
+#[test]
+fn two_inputs_slerp_and_near_parallel_inputs_stay_stable() {
+    let (a, c) = (Quat::from_rotation_x(0.0), Quat::from_rotation_x(1.6));
+    let mut b =
+        Skeleton3DPoseBackend::new(spin_rig(&[("a", a), ("c", c), ("n", Quat::from_rotation_x(1e-7))]));
+    let r = blend(&mut b, &[("a", 0.25), ("c", 0.75)]);
+    assert!(r.angle_between(a.slerp(c, 0.75)) < 1e-5, "slerp for two inputs");
+    let r = blend(&mut b, &[("a", 0.5), ("n", 0.5)]);
+    assert!(r.is_normalized() && r.angle_between(a) < 1e-6, "near-parallel inputs: {r}");
+}
+
+#[test]
+fn zero_weights_leave_the_pose_at_rest_and_partial_weights_slerp_from_it() {
+    let q = Quat::from_rotation_z(1.0);
+    let mut b = Skeleton3DPoseBackend::new(spin_rig(&[("a", q)]));
+    assert_eq!(blend(&mut b, &[("a", 0.0)]), Quat::IDENTITY);
+    let r = blend(&mut b, &[("a", 0.5)]);
+    assert!(r.angle_between(Quat::IDENTITY.slerp(q, 0.5)) < 1e-5);
+}
+
+#[test]
+fn three_inputs_blend_as_a_normalised_weighted_sum() {
+    let qs = [Quat::from_rotation_z(0.2), Quat::from_rotation_z(0.4), Quat::from_rotation_z(0.6)];
+    let mut b = Skeleton3DPoseBackend::new(spin_rig(&[("a", qs[0]), ("b", qs[1]), ("c", qs[2])]));
+    let r = blend(&mut b, &[("a", 1.0 / 3.0), ("b", 1.0 / 3.0), ("c", 1.0 / 3.0)]);
+    assert!(r.angle_between(qs[1]) < 1e-4, "symmetric rotations about one axis average to the middle: {r}");
+}
