@@ -69,7 +69,7 @@ fn update_10000_gbots(bencher: Bencher) {
         mres::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot/gbot.mres"))
             .unwrap()
             .graph;
-    let first = AnimatedSkeleton2D::new(Arc::clone(&skeleton), Some(&graph), 0).unwrap();
+    let first = animgraph_2d::animated_2d(Arc::clone(&skeleton), Some(&graph), 0).unwrap();
     let mut characters: Vec<AnimatedSkeleton2D> = (0..10_000).map(|_| first.instantiate()).collect();
     let speed = characters[0].player().unwrap().find_parameter("speed").unwrap();
     let waving = characters[0].player().unwrap().find_parameter("waving").unwrap();

@@ -10,7 +10,7 @@ fn main() {
     let skeleton =
         Arc::new(Skeleton2D::new(Skeleton2DData::load(format!("{root}/gbot.mskel")).unwrap()).unwrap());
     let graph = animgraph::mres::load_file(format!("{root}/gbot.mres")).unwrap().graph;
-    let first = AnimatedSkeleton2D::new(Arc::clone(&skeleton), Some(&graph), 0).unwrap();
+    let first = animgraph_2d::animated_2d(Arc::clone(&skeleton), Some(&graph), 0).unwrap();
     let mut crowd: Vec<AnimatedSkeleton2D> = (0..count).map(|_| first.instantiate()).collect();
     let speed = crowd[0].player().unwrap().find_parameter("speed").unwrap();
     let start = std::time::Instant::now();

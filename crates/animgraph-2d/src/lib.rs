@@ -14,7 +14,7 @@ pub mod render;
 pub mod skeleton;
 pub mod spine;
 
-pub use animated::AnimatedSkeleton2D;
+pub use animated::{AnimatedSkeleton2D, animated_2d};
 pub use backend::{Skeleton2DPoseBackend, SkeletonEvent};
 pub use data::{Skeleton2DData, SkeletonError};
 pub use skeleton::{Pose, Skeleton2D};

@@ -38,7 +38,7 @@ fn updating_gbot_characters_allocates_nothing() {
     let skeleton =
         Arc::new(Skeleton2D::new(Skeleton2DData::load(format!("{root}/gbot.mskel")).unwrap()).unwrap());
     let graph = mres::load_file(format!("{root}/gbot.mres")).unwrap().graph;
-    let mut first = AnimatedSkeleton2D::new(Arc::clone(&skeleton), Some(&graph), 1).unwrap();
+    let mut first = animgraph_2d::animated_2d(Arc::clone(&skeleton), Some(&graph), 1).unwrap();
     let wave = first.backend.resolve_clip("wave").unwrap();
     let wave = TrackClip::new(&first.backend, wave);
     let mut crowd: Vec<AnimatedSkeleton2D> = (0..3).map(|_| first.instantiate()).collect();

@@ -280,9 +280,36 @@ pub fn import_bytes(bytes: &[u8], base: Option<&Path>) -> Result<Imported3D, Glt
         skin_map.push(joints.iter().map(|&j| new_index[j]).collect());
     }
     mesh.inverse_bind = order.iter().map(|&j| ibm[j].unwrap_or(Mat4::IDENTITY)).collect();
-    for node in document.nodes().filter(|n| n.skin().is_some()) {
-        let skin_index = node.skin().map_or(0, |s| s.index());
+    for node in document.nodes() {
         let Some(m) = node.mesh() else { continue };
+        // Skinned meshes use their skin's joint list; a rigid mesh under a joint follows that
+        // joint with full weight, its vertices carried into bind space through the node chain.
+        let mut rigid: Option<(u16, Mat4)> = None;
+        let skin_index = match node.skin() {
+            Some(s) => s.index(),
+            None => {
+                let mut chain = Mat4::from_cols_array_2d(&node.transform().matrix());
+                let mut current = node.index();
+                let mut joint = None;
+                while let Some(&p) = node_parent.get(&current) {
+                    if let Some(&j) = joint_of_node.get(&p) {
+                        joint = Some(j);
+                        break;
+                    }
+                    chain = Mat4::from_cols_array_2d(&nodes[p].transform().matrix()) * chain;
+                    current = p;
+                }
+                let Some(j) = joint else {
+                    warnings.push(format!(
+                        "mesh {} is neither skinned nor under a joint; skipped",
+                        m.name().unwrap_or("?")
+                    ));
+                    continue;
+                };
+                rigid = Some((new_index[j], ibm[j].unwrap_or(Mat4::IDENTITY).inverse() * chain));
+                0
+            }
+        };
         for primitive in m.primitives() {
             if primitive.mode() != gltf::mesh::Mode::Triangles {
                 warnings.push(format!(
@@ -294,28 +321,39 @@ pub fn import_bytes(bytes: &[u8], base: Option<&Path>) -> Result<Imported3D, Glt
             let reader = primitive.reader(get);
             let Some(positions) = reader.read_positions() else { continue };
             let base = mesh.positions.len() as u32;
-            let positions: Vec<Vec3> = positions.map(Vec3::from).collect();
+            let mut positions: Vec<Vec3> = positions.map(Vec3::from).collect();
             let count = positions.len();
-            let normals: Vec<Vec3> = reader
+            let mut normals: Vec<Vec3> = reader
                 .read_normals()
                 .map(|n| n.map(Vec3::from).collect())
                 .unwrap_or_else(|| vec![Vec3::Z; count]);
+            if let Some((_, bind)) = rigid {
+                positions.iter_mut().for_each(|p| *p = bind.transform_point3(*p));
+                normals.iter_mut().for_each(|n| *n = bind.transform_vector3(*n).normalize_or_zero());
+            }
             let uvs: Vec<Vec2> = reader
                 .read_tex_coords(0)
                 .map(|t| t.into_f32().map(Vec2::from).collect())
                 .unwrap_or_else(|| vec![Vec2::ZERO; count]);
-            let joints: Vec<[u16; 4]> = reader
-                .read_joints(0)
-                .map(|j| {
-                    j.into_u16()
-                        .map(|j| j.map(|i| skin_map[skin_index].get(i as usize).copied().unwrap_or(0)))
-                        .collect()
-                })
-                .unwrap_or_else(|| vec![[0; 4]; count]);
-            let weights: Vec<[f32; 4]> = reader
-                .read_weights(0)
-                .map(|w| w.into_f32().collect())
-                .unwrap_or_else(|| vec![[1.0, 0.0, 0.0, 0.0]; count]);
+            let (joints, weights): (Vec<[u16; 4]>, Vec<[f32; 4]>) = match rigid {
+                Some((joint, _)) => (vec![[joint, 0, 0, 0]; count], vec![[1.0, 0.0, 0.0, 0.0]; count]),
+                None => (
+                    reader
+                        .read_joints(0)
+                        .map(|j| {
+                            j.into_u16()
+                                .map(|j| {
+                                    j.map(|i| skin_map[skin_index].get(i as usize).copied().unwrap_or(0))
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_else(|| vec![[0; 4]; count]),
+                    reader
+                        .read_weights(0)
+                        .map(|w| w.into_f32().collect())
+                        .unwrap_or_else(|| vec![[1.0, 0.0, 0.0, 0.0]; count]),
+                ),
+            };
             if normals.len() != count || uvs.len() != count || joints.len() != count || weights.len() != count
             {
                 warnings.push(format!(

@@ -12,3 +12,17 @@ pub mod skeleton;
 
 pub use backend::{Pose3D, Skeleton3DPoseBackend};
 pub use skeleton::Skeleton3D;
+pub mod render;
+
+/// A posed 3D character: the runtime's [`animgraph::animated::Animated`] over
+/// [`Skeleton3DPoseBackend`].
+pub type AnimatedSkeleton3D = animgraph::animated::Animated<Skeleton3DPoseBackend>;
+
+/// Binds `graph` (if any) to a new backend for `skeleton`, with `track_count` code tracks.
+pub fn animated_3d(
+    skeleton: std::sync::Arc<Skeleton3D>,
+    graph: Option<&animgraph::AnimationGraph>,
+    track_count: usize,
+) -> Result<AnimatedSkeleton3D, animgraph::graph::BindError> {
+    animgraph::animated::Animated::new(Skeleton3DPoseBackend::new(skeleton), graph, track_count)
+}

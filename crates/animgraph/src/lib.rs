@@ -74,6 +74,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod animated;
 pub mod conformance;
 pub mod core;
 pub mod graph;

@@ -1,0 +1,78 @@
+//! `Animated<B>`: a backend with an optional graph player and code tracks, updated once per frame.
+//!
+//! The 2D and 3D characters are this type over their backends (`AnimatedSkeleton2D`,
+//! `AnimatedSkeleton3D`), so the per-frame order lives in one place: advance the graph (which
+//! clears the buffer), advance the tracks above it, apply the buffer to the backend.
+
+use crate::graph::{AnimationGraphPlayer, BindError};
+use crate::tracks::AnimationTracks;
+use crate::{AnimationGraph, PoseBackend, SampleBuffer};
+
+/// A posed character: [`update`](Self::update) advances the graph and the tracks and applies the
+/// samples to the backend. Parameters and signals are reached through [`player`](Self::player).
+#[derive(Debug)]
+pub struct Animated<B: PoseBackend> {
+    /// The backend holding the pose.
+    pub backend: B,
+    player: Option<AnimationGraphPlayer>,
+    /// Code tracks, above the graph's layers.
+    pub tracks: AnimationTracks,
+    buffer: SampleBuffer,
+}
+
+impl<B: PoseBackend> Animated<B> {
+    /// Binds `graph` (if any) to the backend, with `track_count` code tracks above it.
+    pub fn new(
+        mut backend: B,
+        graph: Option<&AnimationGraph>,
+        track_count: usize,
+    ) -> Result<Self, BindError> {
+        let player = graph.map(|g| AnimationGraphPlayer::new(g, &mut backend)).transpose()?;
+        let (layers, samples) = player.as_ref().map_or((0, 0), |p| (p.layer_count(), p.sample_capacity()));
+        let tracks = AnimationTracks::new(track_count, layers);
+        let buffer = SampleBuffer::with_capacity(samples + tracks.sample_capacity(), layers + track_count);
+        Ok(Animated { backend, player, tracks, buffer })
+    }
+
+    /// The graph player (parameters, states, signals).
+    pub fn player(&self) -> Option<&AnimationGraphPlayer> {
+        self.player.as_ref()
+    }
+
+    /// The graph player, to set parameters.
+    pub fn player_mut(&mut self) -> Option<&mut AnimationGraphPlayer> {
+        self.player.as_mut()
+    }
+
+    /// One frame: advance the graph and the tracks by `dt` seconds, then pose the backend.
+    /// Allocates nothing (given a backend whose `apply` does not).
+    pub fn update(&mut self, dt: f32) {
+        match &mut self.player {
+            Some(player) => player.advance(dt, &mut self.buffer),
+            None => self.buffer.clear(),
+        }
+        if !self.tracks.is_empty() {
+            self.tracks.advance(dt, &mut self.buffer);
+        }
+        self.backend.apply(self.buffer.samples(), self.buffer.layers());
+    }
+
+    /// The samples of the last update.
+    pub fn buffer(&self) -> &SampleBuffer {
+        &self.buffer
+    }
+}
+
+impl<B: PoseBackend + Clone> Animated<B> {
+    /// Another character in its initial state, sharing the bound graph (no bind, far fewer
+    /// allocations): the way to spawn crowds. The backend is cloned, so its resolved clips and
+    /// masks match the graph's; its pose is reset by the next `update`.
+    pub fn instantiate(&self) -> Self {
+        Animated {
+            backend: self.backend.clone(),
+            player: self.player.as_ref().map(AnimationGraphPlayer::instantiate),
+            tracks: AnimationTracks::new(self.tracks.len(), self.tracks.first_layer()),
+            buffer: self.buffer.clone(),
+        }
+    }
+}
