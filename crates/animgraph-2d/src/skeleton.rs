@@ -326,6 +326,18 @@ impl Skeleton2D {
         self.clips.iter().map(|c| c.name.as_str())
     }
 
+    /// Adds another name for a clip (so one graph can drive skeletons whose clips are named
+    /// differently). Returns false when `clip` does not exist.
+    pub fn alias_clip(&mut self, alias: &str, clip: &str) -> bool {
+        match self.clip_index.get(clip).copied() {
+            Some(i) => {
+                self.clip_index.insert(alias.to_string(), i);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// A clip's duration.
     pub fn clip_duration(&self, name: &str) -> Option<f32> {
         self.clip_index.get(name).map(|&i| self.clips[i].duration)

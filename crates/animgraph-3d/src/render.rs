@@ -89,7 +89,7 @@ pub fn fit_camera(skeleton: &Skeleton3D, pose: &Pose3D, width: u32, height: u32)
     let centre = (min + max) * 0.5;
     let radius = ((max - min).length() * 0.5).max(1e-3);
     let direction = Vec3::new(0.45, 0.25, 1.0).normalize();
-    let eye = centre + direction * radius * 3.2;
+    let eye = centre + Vec3::Y * radius * 0.25 + direction * radius * 4.2;
     let view = Mat4::look_at_rh(eye, centre, Vec3::Y);
     let projection =
         Mat4::perspective_rh(35f32.to_radians(), width as f32 / height as f32, radius * 0.1, radius * 10.0);

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod import;
 mod render;
 mod simulate;
+mod skeleton;
 mod validate;
 
 /// Animation graphs for games: check and run `.mres` graphs from the command line.

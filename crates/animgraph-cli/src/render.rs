@@ -3,12 +3,13 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use animgraph::mres;
 use animgraph::script::Script;
 use animgraph_2d::render::{RenderOptions, render_script};
-use animgraph_2d::{Skeleton2D, Skeleton2DData};
+use animgraph_3d::render::RenderOptions3D;
+
+use crate::skeleton::Character;
 
 /// Arguments of `render`.
 #[derive(clap::Args)]
@@ -16,9 +17,12 @@ pub struct Args {
     /// The graph to run.
     #[arg(value_name = "GRAPH.mres")]
     graph: PathBuf,
-    /// The character (.mskel; its texture is found next to it).
-    #[arg(long, value_name = "X.mskel")]
+    /// The character: a .mskel (its texture is found next to it) or a glTF .glb / .gltf.
+    #[arg(long, value_name = "X.mskel|X.glb")]
     skeleton: PathBuf,
+    /// A JSON object mapping the graph's clip names to the skeleton's, e.g. {"walk": "Walking"}.
+    #[arg(long, value_name = "MAP.json")]
+    clip_map: Option<PathBuf>,
     /// The parameter script (see `animgraph simulate --help`).
     #[arg(long, value_name = "S.json")]
     script: PathBuf,
@@ -34,7 +38,7 @@ pub struct Args {
     /// Image height in pixels.
     #[arg(long, default_value_t = 512)]
     height: u32,
-    /// Draw the bones over the character.
+    /// Draw the bones (joints) over the character.
     #[arg(long)]
     bones: bool,
 }
@@ -49,23 +53,9 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(l) => l.graph,
         Err(e) => return fail(format!("{}: {e}", args.graph.display())),
     };
-    let data = match Skeleton2DData::load(&args.skeleton) {
-        Ok(d) => d,
-        Err(e) => return fail(format!("{}: {e}", args.skeleton.display())),
-    };
-    let texture = data.texture.as_ref().and_then(|t| {
-        let path = args.skeleton.parent().unwrap_or(std::path::Path::new(".")).join(t);
-        match tiny_skia::Pixmap::load_png(&path) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                eprintln!("warning: cannot load texture {}: {e}; drawing flat parts", path.display());
-                None
-            }
-        }
-    });
-    let skeleton = match Skeleton2D::new(data) {
-        Ok(s) => Arc::new(s),
-        Err(e) => return fail(format!("{}: {e}", args.skeleton.display())),
+    let character = match crate::skeleton::load(&args.skeleton, args.clip_map.as_deref()) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
     };
     let script = match std::fs::read_to_string(&args.script)
         .map_err(|e| e.to_string())
@@ -108,18 +98,31 @@ pub fn run(args: &Args) -> ExitCode {
     let total = frames.len();
     let mut written = 0;
     let mut error = None;
-    let result =
-        render_script(skeleton, &graph, &script, texture.as_ref(), &frames, &options, |frame, image| {
-            let path = args.out.join(format!("frame_{frame:04}.png"));
-            if let Err(e) = image.save_png(&path) {
-                error.get_or_insert(format!("cannot write {}: {e}", path.display()));
-            }
-            written += 1;
-            if total > 3 {
-                eprint!("\rrendering {written}/{total} [{:<30}]", "#".repeat(written * 30 / total));
-                let _ = std::io::stderr().flush();
-            }
-        });
+    let mut save = |frame: u32, image: tiny_skia::Pixmap| {
+        let path = args.out.join(format!("frame_{frame:04}.png"));
+        if let Err(e) = image.save_png(&path) {
+            error.get_or_insert(format!("cannot write {}: {e}", path.display()));
+        }
+        written += 1;
+        if total > 3 {
+            eprint!("\rrendering {written}/{total} [{:<30}]", "#".repeat(written * 30 / total));
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let result = match character {
+        Character::TwoD(skeleton, texture) => {
+            render_script(skeleton, &graph, &script, texture.as_ref(), &frames, &options, &mut save)
+        }
+        Character::ThreeD(skeleton) => {
+            let options = RenderOptions3D {
+                width: options.width,
+                height: options.height,
+                joints: args.bones,
+                ..Default::default()
+            };
+            animgraph_3d::render::render_script(skeleton, &graph, &script, &frames, &options, &mut save)
+        }
+    };
     if total > 3 {
         eprintln!();
     }

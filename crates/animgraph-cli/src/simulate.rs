@@ -22,11 +22,14 @@ pub struct Args {
     /// "mask": ["bone", ...]; "clip": null mixes the track out).
     #[arg(long, value_name = "S.json")]
     script: PathBuf,
-    /// A skeleton (.mskel) whose clips replace the script's `clips`.
-    #[arg(long, value_name = "X.mskel")]
+    /// A skeleton (.mskel, .glb or .gltf) whose clips replace the script's `clips`.
+    #[arg(long, value_name = "X.mskel|X.glb")]
     skeleton: Option<PathBuf>,
-    /// With --skeleton: add each frame's applied local pose, bone -> [x, y, rotation_deg,
-    /// scale_x, scale_y, shear_x, shear_y].
+    /// With --skeleton: a JSON object mapping the graph's clip names to the skeleton's.
+    #[arg(long, value_name = "MAP.json", requires = "skeleton")]
+    clip_map: Option<PathBuf>,
+    /// With --skeleton: add each frame's applied local pose, bone -> for 2D [x, y, rotation_deg,
+    /// scale_x, scale_y, shear_x, shear_y], for 3D [tx, ty, tz, qx, qy, qz, qw, sx, sy, sz].
     #[arg(long, requires = "skeleton")]
     poses: bool,
 }
@@ -59,30 +62,44 @@ pub fn run(args: &Args) -> ExitCode {
         }
     };
     if let Some(path) = &args.skeleton {
-        let skeleton = match animgraph_2d::Skeleton2DData::load(path).and_then(animgraph_2d::Skeleton2D::new)
-        {
-            Ok(s) => std::sync::Arc::new(s),
+        let character = match crate::skeleton::load(path, args.clip_map.as_deref()) {
+            Ok(c) => c,
             Err(e) => {
-                eprintln!("{}: {e}", path.display());
+                eprintln!("{e}");
                 return ExitCode::FAILURE;
             }
         };
-        let backend = animgraph_2d::Skeleton2DPoseBackend::new(skeleton);
-        return match Simulation::new(&graph, &script, backend) {
-            Ok(simulation) => print_frames(simulation, args, |s| {
-                let pose: serde_json::Map<String, serde_json::Value> = s
-                    .backend
-                    .local_pose()
-                    .into_iter()
-                    .map(|(name, v)| (name, serde_json::json!(v)))
-                    .collect();
-                serde_json::Value::Object(pose)
-            }),
-            Err(e) => {
-                eprintln!("{}: {e}", args.script.display());
-                ExitCode::FAILURE
-            }
+        let pose_json = |pose: Vec<(String, Vec<f32>)>| {
+            serde_json::Value::Object(
+                pose.into_iter().map(|(name, v)| (name, serde_json::json!(v))).collect(),
+            )
         };
+        let result = match character {
+            crate::skeleton::Character::TwoD(skeleton, _) => Simulation::new(
+                &graph,
+                &script,
+                animgraph_2d::Skeleton2DPoseBackend::new(skeleton),
+            )
+            .map(|s| {
+                print_frames(s, args, |s| {
+                    pose_json(s.backend.local_pose().into_iter().map(|(n, v)| (n, v.to_vec())).collect())
+                })
+            }),
+            crate::skeleton::Character::ThreeD(skeleton) => Simulation::new(
+                &graph,
+                &script,
+                animgraph_3d::Skeleton3DPoseBackend::new(skeleton),
+            )
+            .map(|s| {
+                print_frames(s, args, |s| {
+                    pose_json(s.backend.local_pose().into_iter().map(|(n, v)| (n, v.to_vec())).collect())
+                })
+            }),
+        };
+        return result.unwrap_or_else(|e| {
+            eprintln!("{}: {e}", args.script.display());
+            ExitCode::FAILURE
+        });
     }
     let simulation = match Simulation::recording(&graph, &script) {
         Ok(s) => s,
