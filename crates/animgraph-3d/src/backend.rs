@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use animgraph::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
-use glam::{Mat4, Quat, Vec3, Vec4};
+use glam::{Affine3A, Quat, Vec3, Vec4};
 
 use crate::skeleton::{Property, Skeleton3D};
 
@@ -16,8 +16,8 @@ pub struct Pose3D {
     pub rotations: Vec<Quat>,
     /// Local scales.
     pub scales: Vec<Vec3>,
-    /// World matrices (including the skeleton's root transform).
-    pub world: Vec<Mat4>,
+    /// World transforms (including the skeleton's root transform).
+    pub world: Vec<Affine3A>,
 }
 
 /// Poses a [`Skeleton3D`] from clip samples (see [`PoseBackend::apply`] for the contract).
@@ -75,7 +75,7 @@ impl Skeleton3DPoseBackend {
                 translations: skeleton.rest_translation.clone(),
                 rotations: skeleton.rest_rotation.clone(),
                 scales: skeleton.rest_scale.clone(),
-                world: vec![Mat4::IDENTITY; n],
+                world: vec![Affine3A::IDENTITY; n],
             },
             translation_delta: vec![Vec3::ZERO; n],
             scale_delta: vec![Vec3::ZERO; n],
@@ -112,15 +112,16 @@ impl Skeleton3DPoseBackend {
     /// World matrices from the local pose.
     pub fn update_world(&mut self) {
         let s = &self.skeleton;
+        let root = Affine3A::from_mat4(s.root_transform);
         for j in 0..s.joint_count() {
-            let local = Mat4::from_scale_rotation_translation(
+            let local = Affine3A::from_scale_rotation_translation(
                 self.pose.scales[j],
                 self.pose.rotations[j],
                 self.pose.translations[j],
             );
             self.pose.world[j] = match s.parents[j] {
                 Some(p) => self.pose.world[p as usize] * local,
-                None => s.root_transform * local,
+                None => root * local,
             };
         }
     }
@@ -269,7 +270,9 @@ impl PoseBackend for Skeleton3DPoseBackend {
                     }
                 };
                 let amount = (filled * info.weight).clamp(0.0, 1.0);
-                if additive {
+                if amount >= 1.0 && !additive {
+                    self.pose.rotations[j] = blend.normalize();
+                } else if additive {
                     let delta = Quat::IDENTITY.slerp(blend, amount);
                     self.pose.rotations[j] = (self.pose.rotations[j] * delta).normalize();
                 } else {

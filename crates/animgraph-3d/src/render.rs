@@ -52,7 +52,8 @@ pub struct Camera3D {
 pub fn skin_positions(skeleton: &Skeleton3D, pose: &Pose3D, out: &mut Vec<(Vec3, Vec3)>) {
     out.clear();
     let Some(mesh) = &skeleton.mesh else { return };
-    let joint: Vec<Mat4> = pose.world.iter().zip(&mesh.inverse_bind).map(|(w, ibm)| *w * *ibm).collect();
+    let joint: Vec<Mat4> =
+        pose.world.iter().zip(&mesh.inverse_bind).map(|(w, ibm)| Mat4::from(*w) * *ibm).collect();
     for v in 0..mesh.positions.len() {
         let (j, w) = (mesh.joints[v], mesh.weights[v]);
         let total: f32 = w.iter().sum();
@@ -77,7 +78,7 @@ pub fn fit_camera(skeleton: &Skeleton3D, pose: &Pose3D, width: u32, height: u32)
     let mut skinned = Vec::new();
     skin_positions(skeleton, pose, &mut skinned);
     let points: Vec<Vec3> = if skinned.is_empty() {
-        pose.world.iter().map(|m| m.w_axis.truncate()).collect()
+        pose.world.iter().map(|m| Vec3::from(m.translation)).collect()
     } else {
         skinned.iter().map(|p| p.0).collect()
     };
@@ -179,8 +180,8 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
         for (j, parent) in skeleton.parents.iter().enumerate() {
             let Some(p) = parent else { continue };
             let (Some(a), Some(b)) = (
-                to_screen(pose.world[j].w_axis.truncate()),
-                to_screen(pose.world[*p as usize].w_axis.truncate()),
+                to_screen(Vec3::from(pose.world[j].translation)),
+                to_screen(Vec3::from(pose.world[*p as usize].translation)),
             ) else {
                 continue;
             };

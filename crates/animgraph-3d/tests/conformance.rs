@@ -176,3 +176,32 @@ fn three_inputs_blend_as_a_normalised_weighted_sum() {
     let r = blend(&mut b, &[("a", 1.0 / 3.0), ("b", 1.0 / 3.0), ("c", 1.0 / 3.0)]);
     assert!(r.angle_between(qs[1]) < 1e-4, "symmetric rotations about one axis average to the middle: {r}");
 }
+
+#[test]
+fn linear_rotation_keys_stay_within_1e4_of_slerp() {
+    // Keys a quarter turn apart (far more than a keyframed clip's step) still agree closely.
+    let (a, b) = (Quat::from_rotation_y(0.1), Quat::from_rotation_y(0.1 + std::f32::consts::FRAC_PI_4));
+    let channel = Channel {
+        joint: 0,
+        property: Property::Rotation,
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![Vec4::from(a), Vec4::from(b)],
+    };
+    for i in 0..=20 {
+        let u = i as f32 / 20.0;
+        let q = Quat::from_vec4(channel.sample(u));
+        assert!((Vec4::from(q) - Vec4::from(a.slerp(b, u))).length() < 0.01, "u {u}");
+        if i == 10 {
+            assert!((Vec4::from(q) - Vec4::from(a.slerp(b, u))).length() < 1e-6, "equal at the midpoint");
+        }
+    }
+    // At keyframe spacing (about 3 degrees) the components differ by less than 1e-4.
+    // (Compared by components: f32 angle_between has ~3e-4 rad of noise near zero.)
+    let c = Quat::from_rotation_y(0.1 + 0.05);
+    let close = Channel { values: vec![Vec4::from(a), Vec4::from(c)], ..channel };
+    for i in 0..=20 {
+        let u = i as f32 / 20.0;
+        assert!((close.sample(u) - Vec4::from(a.slerp(c, u))).length() < 1e-4);
+    }
+}
