@@ -203,3 +203,68 @@ fn importing_an_unknown_format_is_a_clear_error() {
         "{text}"
     );
 }
+
+#[test]
+fn glb_characters_render_and_print_3d_poses() {
+    let dir = std::env::temp_dir().join(format!("animgraph-3d-cli-{}", std::process::id()));
+    let (code, text) = animgraph(&[
+        "render",
+        "assets/characters/fox/fox.mres",
+        "--skeleton",
+        "assets/characters/fox/Fox.glb",
+        "--script",
+        "assets/characters/fox/fox.script.json",
+        "--frames",
+        "10,130",
+        "--width",
+        "96",
+        "--height",
+        "96",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(dir.join("frame_0130.png").exists());
+    let (code, text) = animgraph(&[
+        "simulate",
+        "assets/graphs/biped.mres",
+        "--skeleton",
+        "assets/characters/robot/RobotExpressive.glb",
+        "--clip-map",
+        "assets/graphs/biped.robot.clipmap.json",
+        "--script",
+        "assets/scripts/biped.json",
+        "--poses",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let line = text.lines().find(|l| l.starts_with('{')).unwrap();
+    let frame: serde_json::Value = serde_json::from_str(line).unwrap();
+    assert_eq!(frame["pose"]["Hips"].as_array().unwrap().len(), 10, "tx ty tz qx qy qz qw sx sy sz");
+    assert_eq!(frame["samples"][0]["clip"], "Idle", "the graph's idle is the Robot's Idle");
+    // Without the map the Robot lacks the graph's clips: said, not a crash.
+    let (code, text) = animgraph(&[
+        "simulate",
+        "assets/graphs/biped.mres",
+        "--skeleton",
+        "assets/characters/robot/RobotExpressive.glb",
+        "--script",
+        "assets/scripts/biped.json",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("warning: clip \"walk\" is not in the skeleton"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    let (code, text) = animgraph(&[
+        "simulate",
+        "assets/graphs/biped.mres",
+        "--skeleton",
+        "assets/graphs/biped.mres",
+        "--script",
+        "assets/scripts/biped.json",
+    ]);
+    assert_eq!(code, 1);
+    assert!(text.contains(".mres is not a skeleton; use a .mskel, .glb or .gltf file"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
