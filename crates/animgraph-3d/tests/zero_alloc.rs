@@ -35,7 +35,7 @@ fn updating_robots_allocates_nothing() {
     let skeleton = Arc::new(import_file(format!("{root}/RobotExpressive.glb")).unwrap().skeleton);
     let graph = animgraph::mres::load_file(format!("{root}/robot.mres")).unwrap().graph;
     let first = animated_3d(skeleton, Some(&graph), 0).unwrap();
-    let mut crowd = vec![first.instantiate(), first.instantiate(), first];
+    let mut crowd = [first.instantiate(), first.instantiate(), first];
     let p = crowd[0].player().unwrap();
     let [speed, emote, weight, jump, dead] =
         ["speed", "emote", "emote_weight", "jump", "dead"].map(|n| p.find_parameter(n).unwrap());
