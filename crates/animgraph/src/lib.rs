@@ -79,6 +79,7 @@ pub mod conformance;
 pub mod core;
 pub mod graph;
 pub mod mres;
+pub mod net;
 pub mod script;
 pub mod tracks;
 

@@ -25,7 +25,7 @@ pub use layer::GraphLayer;
 pub use machine::GraphMachine;
 pub use mix::GraphMixOverride;
 pub use parameter::{GraphParameter, ParameterType};
-pub use player::{AnimationGraphPlayer, LayerError, ParameterError, PropertyValue};
+pub use player::{AnimationGraphPlayer, LayerError, ParameterError, PlayerSnapshot, PropertyValue};
 pub use state::{BlendSpace1D, BlendSpace2D, ClipState, GraphState, StateKind};
 pub use transition::{ANY_STATE, EXIT_STATE, GraphTransition, TransitionInterrupt};
 pub use validate::{GraphIssue, MAX_MACHINE_DEPTH, Severity, has_errors, validate};

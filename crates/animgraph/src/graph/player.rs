@@ -180,6 +180,22 @@ struct LayerRun {
     pending_travel: Option<StateId>,
 }
 
+/// A player's complete runtime state (see [`AnimationGraphPlayer::snapshot`]).
+#[derive(Clone, Debug)]
+pub struct PlayerSnapshot {
+    values: Vec<Value>,
+    layers: Vec<LayerRun>,
+    tick: u64,
+    started: bool,
+}
+
+impl PlayerSnapshot {
+    /// The tick the snapshot was taken at.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+}
+
 /// Evaluates an [`AnimationGraph`] each frame: parameters in, weighted clip samples out.
 ///
 /// Bind once with [`new`](Self::new) (resolves clips and masks through the backend, sizes every
@@ -197,6 +213,8 @@ pub struct AnimationGraphPlayer {
     events: EventList,
     tick: u64,
     started: bool,
+    /// Triggers fired since the last network capture.
+    fired: Vec<bool>,
 }
 
 impl std::fmt::Debug for AnimationGraphPlayer {
@@ -239,6 +257,7 @@ impl AnimationGraphPlayer {
             events: EventList::with_capacity(compiled.event_capacity()),
             tick: 0,
             started: false,
+            fired: vec![false; compiled.parameters.len()],
             graph: std::sync::Arc::new(compiled),
         };
         player.layers = (0..player.graph.layers.len()).map(|l| player.entry_layer(l)).collect();
@@ -257,6 +276,7 @@ impl AnimationGraphPlayer {
             events: EventList::with_capacity(self.graph.event_capacity()),
             tick: 0,
             started: false,
+            fired: vec![false; self.graph.parameters.len()],
             graph: std::sync::Arc::clone(&self.graph),
         };
         player.layers = (0..player.graph.layers.len()).map(|l| player.entry_layer(l)).collect();
@@ -486,6 +506,7 @@ impl AnimationGraphPlayer {
     /// (or, with `Latch`, until used).
     pub fn fire(&mut self, trigger: ParamId) -> Result<(), ParameterError> {
         *self.slot(trigger, ParameterType::Trigger)? = Value::Trigger(true);
+        self.fired[trigger.index()] = true;
         Ok(())
     }
 
@@ -745,6 +766,216 @@ impl AnimationGraphPlayer {
     /// state at its most clips).
     pub fn sample_capacity(&self) -> usize {
         self.graph.sample_capacity()
+    }
+
+    // ---- snapshots, replication ---------------------------------------------------------------
+
+    /// The player's complete runtime state (parameters, every layer's blend stack and clocks,
+    /// tick), for rollback: [`restore`](Self::restore) it and re-simulate to get bit-identical
+    /// results. Allocates (call per network tick, not per sample).
+    pub fn snapshot(&self) -> PlayerSnapshot {
+        PlayerSnapshot {
+            values: self.values.clone(),
+            layers: self.layers.clone(),
+            tick: self.tick,
+            started: self.started,
+        }
+    }
+
+    /// Restores a [`snapshot`](Self::snapshot) of this player (or of another player of the same
+    /// bound graph). Reuses storage: no allocation once capacities match.
+    pub fn restore(&mut self, snapshot: &PlayerSnapshot) {
+        self.values.clone_from(&snapshot.values);
+        for (run, saved) in self.layers.iter_mut().zip(&snapshot.layers) {
+            run.sources.clone_from(&saved.sources);
+            run.current = saved.current;
+            run.target = saved.target;
+            run.running = saved.running;
+            run.current_exited = saved.current_exited;
+            run.target_exited = saved.target_exited;
+            run.weight = saved.weight;
+            run.event_threshold = saved.event_threshold;
+            run.pending_travel = saved.pending_travel;
+        }
+        self.tick = snapshot.tick;
+        self.started = snapshot.started;
+        self.events.clear();
+    }
+
+    /// Writes the current frame's samples and layer infos (as the last `advance` left them)
+    /// without advancing: for a remote that has just applied a replicated state, or an editor
+    /// showing a recorded frame.
+    pub fn sample_current(&self, out: &mut SampleBuffer) {
+        out.clear();
+        for layer in 0..self.layers.len() {
+            self.emit(layer, out);
+        }
+    }
+
+    /// Captures the replicated state into `out` (reusing its storage) and forgets which triggers
+    /// were fired (see [`crate::net`]).
+    pub fn capture_net(&mut self, out: &mut crate::net::NetState) {
+        use crate::net::{NetLayer, NetSource, NetTransition};
+        out.tick = self.tick;
+        out.bools.clear();
+        out.ints.clear();
+        out.floats.clear();
+        out.triggers.clear();
+        for (i, v) in self.values.iter().enumerate() {
+            match *v {
+                Value::Bool(b) => out.bools.push(b),
+                Value::Int(x) => out.ints.push(x),
+                Value::Float(f) => out.floats.push(f),
+                Value::Trigger(_) => out.triggers.push(std::mem::take(&mut self.fired[i])),
+            }
+        }
+        out.layers.resize_with(self.layers.len(), NetLayer::default);
+        for (run, layer) in self.layers.iter().zip(out.layers.iter_mut()) {
+            layer.sources.clear();
+            let alone = run.sources.len() == 1;
+            layer.sources.extend(run.sources.iter().map(|s| NetSource {
+                state: s.state.0,
+                entry_tick: s.entry_tick,
+                weight: if alone { 1.0 } else { s.weight },
+            }));
+            layer.current = run.current as u8;
+            layer.current_exited = run.current_exited;
+            layer.layer_weight = run.weight;
+            layer.transition = match (run.running, run.target) {
+                (Some(r), Some(t)) => Some(NetTransition {
+                    transition: r.transition.map(|t| t.0),
+                    target: t.state.0,
+                    start_tick: r.start_tick,
+                    duration: r.duration,
+                    interrupt: r.interrupt,
+                    target_exited: run.target_exited,
+                }),
+                _ => None,
+            };
+        }
+    }
+
+    /// Puts the player in a replicated state (a remote following an authority): parameters are
+    /// set, each layer's blend stack is rebuilt from state ids and ticks, clocks are derived
+    /// from `(tick - entry tick) x delta x the state's rate now`, mixes from their start ticks.
+    /// Triggers are not re-fired (their effect arrives as layer states). Errors leave the player
+    /// unchanged when the state does not fit this graph.
+    pub fn apply_net(
+        &mut self,
+        state: &crate::net::NetState,
+        delta: f32,
+    ) -> Result<(), crate::net::NetError> {
+        use crate::net::NetError;
+        let states = self.graph.states.len();
+        let fits_state = |s: u16| (s as usize) < states && self.graph.states[s as usize].motion.is_some();
+        let kinds = |k: ParameterType| self.graph.parameters.iter().filter(|p| p.kind == k).count();
+        if state.layers.len() != self.layers.len()
+            || state.bools.len() != kinds(ParameterType::Bool)
+            || state.ints.len() != kinds(ParameterType::Int)
+            || state.floats.len() != kinds(ParameterType::Float)
+        {
+            return Err(NetError::Mismatch(
+                "the state's layers or parameters do not match this graph".into(),
+            ));
+        }
+        for layer in &state.layers {
+            let transition_ok = layer.transition.is_none_or(|t| {
+                fits_state(t.target)
+                    && t.transition.is_none_or(|id| (id as usize) < self.graph.transitions.len())
+                    && t.start_tick <= state.tick
+            });
+            if layer.sources.is_empty()
+                || layer.sources.len() >= MAX_INSTANCES
+                || layer.current as usize >= layer.sources.len()
+                || !layer
+                    .sources
+                    .iter()
+                    .all(|s| fits_state(s.state) && s.entry_tick <= state.tick && s.weight.is_finite())
+                || !transition_ok
+                || !layer.layer_weight.is_finite()
+            {
+                return Err(NetError::Mismatch(
+                    "a layer names a state or transition this graph does not have".into(),
+                ));
+            }
+        }
+        if state.floats.iter().any(|f| !f.is_finite()) {
+            return Err(NetError::Mismatch("a float parameter is not finite".into()));
+        }
+        let (mut b, mut i, mut f) = (0, 0, 0);
+        for (value, def) in self.values.iter_mut().zip(&self.graph.parameters) {
+            match def.kind {
+                ParameterType::Bool => {
+                    *value = Value::Bool(state.bools[b]);
+                    b += 1;
+                }
+                ParameterType::Int => {
+                    *value = Value::Int(state.ints[i]);
+                    i += 1;
+                }
+                ParameterType::Float => {
+                    *value = Value::Float(state.floats[f]);
+                    f += 1;
+                }
+                ParameterType::Trigger => *value = Value::Trigger(false),
+            }
+        }
+        self.tick = state.tick;
+        self.started = true;
+        self.events.clear();
+        for l in 0..self.layers.len() {
+            let net = &state.layers[l];
+            let mut sources = std::mem::take(&mut self.layers[l].sources);
+            sources.clear();
+            for s in &net.sources {
+                let mut instance = self.rebuilt(StateId(s.state), s.entry_tick, 0.0, delta);
+                instance.weight = s.weight;
+                sources.push(instance);
+            }
+            let (running, target) = match net.transition {
+                Some(t) => {
+                    let offset = t.transition.map_or(0.0, |id| self.graph.transitions[id as usize].offset);
+                    let target = self.rebuilt(StateId(t.target), t.start_tick, offset, delta);
+                    let elapsed = (state.tick - t.start_tick) as f32 * delta;
+                    let running = Running {
+                        transition: t.transition.map(TransitionId),
+                        elapsed,
+                        duration: t.duration,
+                        interrupt: t.interrupt,
+                        start_tick: t.start_tick,
+                    };
+                    (Some(running), Some((target, t.target_exited)))
+                }
+                None => (None, None),
+            };
+            let run = &mut self.layers[l];
+            run.sources = sources;
+            run.current = net.current as usize;
+            run.current_exited = net.current_exited;
+            run.weight = net.layer_weight;
+            run.running = running;
+            run.target = target.map(|t| t.0);
+            run.target_exited = target.map_or(0, |t| t.1);
+            run.pending_travel = None;
+        }
+        Ok(())
+    }
+
+    /// An instance of `state` entered at `entry_tick`, its clock advanced to the current tick at
+    /// the state's present rate.
+    fn rebuilt(&self, state: StateId, entry_tick: u64, offset: f32, delta: f32) -> Instance {
+        let saved_tick = self.tick;
+        let mut instance = self.new_instance(state, offset);
+        instance.entry_tick = entry_tick;
+        let frames = saved_tick.saturating_sub(entry_tick);
+        if frames > 0 {
+            let step = self.advanced(instance, delta);
+            let per_frame = step.clock - instance.clock;
+            instance.clock += per_frame * frames as f64;
+            instance.prev = instance.clock - per_frame;
+            instance = self.with_weights(instance);
+        }
+        instance
     }
 
     // ---- advance ----------------------------------------------------------------------------
