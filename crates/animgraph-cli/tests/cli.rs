@@ -268,3 +268,45 @@ fn glb_characters_render_and_print_3d_poses() {
     assert!(text.contains(".mres is not a skeleton; use a .mskel, .glb or .gltf file"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn two_processes_replicate_gbot_over_udp() {
+    use std::io::{BufRead, BufReader};
+    let examples = std::path::Path::new(env!("CARGO_BIN_EXE_animgraph")).parent().unwrap().join("examples");
+    let binary = examples.join("net_udp");
+    if !binary.exists() {
+        // Built by `cargo test` for the workspace (examples are compiled with the tests).
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "-q", "-p", "animgraph-cli", "--example", "net_udp"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let mut remote = Command::new(&binary)
+        .args(["remote", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(remote.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let address = first.strip_prefix("listening on ").unwrap_or_else(|| panic!("{first}")).to_string();
+    let authority = Command::new(&binary).args(["authority", &address, "--fast"]).output().unwrap();
+    assert!(authority.status.success());
+    let sent: std::collections::HashSet<String> = String::from_utf8(authority.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(" (").next().unwrap().to_string())
+        .collect();
+    assert_eq!(sent.len(), 330);
+    let received: Vec<String> = lines.map_while(Result::ok).collect();
+    let _ = remote.wait();
+    assert!(received.len() > 250, "the remote applied only {} ticks over loopback", received.len());
+    for line in &received {
+        assert!(sent.contains(line), "the remote printed {line:?}, which the authority never showed");
+    }
+    assert!(
+        received.iter().any(|l| l.contains("UpperBody=Wave"))
+            && received.iter().any(|l| l.contains("Base=Air/"))
+    );
+}
