@@ -49,8 +49,9 @@ pub struct NetTransition {
     pub target: u16,
     /// The tick it started.
     pub start_tick: u64,
-    /// Seconds.
-    pub duration: f32,
+    /// Seconds, when they differ from the graph transition's own duration (travel, or a `*`
+    /// transition taking its duration from `Mixes`); `None`: as the graph says.
+    pub duration: Option<f32>,
     /// Its interruption rule.
     pub interrupt: TransitionInterrupt,
     /// Sub-machine exit bits of the target side.
@@ -193,12 +194,15 @@ fn interrupt_code(i: TransitionInterrupt) -> u8 {
 }
 
 fn put_layer(out: &mut Vec<u8>, layer: &NetLayer, tick: u64) {
-    // Flags: bit 0 transition, bit 1 several sources, bit 2 layer weight not 1, bit 3 exit bits.
+    // Flags: bit 0 transition, bit 1 several sources, bit 2 layer weight not 1, bit 3 exit bits,
+    // bit 4 explicit duration, bits 5-6 the transition's interrupt mode.
     let several = layer.sources.len() > 1;
     let flags = layer.transition.is_some() as u8
         | (several as u8) << 1
         | ((layer.layer_weight != 1.0) as u8) << 2
-        | ((layer.current_exited != 0 || layer.transition.is_some_and(|t| t.target_exited != 0)) as u8) << 3;
+        | ((layer.current_exited != 0 || layer.transition.is_some_and(|t| t.target_exited != 0)) as u8) << 3
+        | (layer.transition.is_some_and(|t| t.duration.is_some()) as u8) << 4
+        | layer.transition.map_or(0, |t| interrupt_code(t.interrupt)) << 5;
     out.push(flags);
     if several {
         put_varint(out, layer.sources.len() as u64);
@@ -218,8 +222,9 @@ fn put_layer(out: &mut Vec<u8>, layer: &NetLayer, tick: u64) {
         put_varint(out, t.transition.map_or(0, |id| id as u64 + 1));
         put_varint(out, t.target as u64);
         put_varint(out, tick - t.start_tick.min(tick));
-        out.extend_from_slice(&t.duration.to_le_bytes());
-        out.push(interrupt_code(t.interrupt));
+        if let Some(d) = t.duration {
+            out.extend_from_slice(&d.to_le_bytes());
+        }
     }
     if flags & 8 != 0 {
         put_varint(out, layer.current_exited as u64);
@@ -229,7 +234,7 @@ fn put_layer(out: &mut Vec<u8>, layer: &NetLayer, tick: u64) {
 
 fn read_layer(r: &mut Reader, tick: u64) -> Result<NetLayer, NetError> {
     let flags = r.byte()?;
-    if flags & 0xf0 != 0 {
+    if flags & 0x80 != 0 || (flags & 1 == 0 && flags & 0x70 != 0) {
         return Err(NetError::Malformed("unknown layer flags"));
     }
     let several = flags & 2 != 0;
@@ -250,11 +255,10 @@ fn read_layer(r: &mut Reader, tick: u64) -> Result<NetLayer, NetError> {
         let id = r.count(u16::MAX as usize + 1)?;
         let target = r.count(u16::MAX as usize)? as u16;
         let start_tick = r.tick(tick)?;
-        let duration = r.f32()?;
-        let interrupt =
-            *TransitionInterrupt::ALL.get(r.byte()? as usize).ok_or(NetError::Malformed("bad interrupt"))?;
-        if !duration.is_finite() {
-            return Err(NetError::Malformed("duration not finite"));
+        let duration = if flags & 0x10 != 0 { Some(r.f32()?) } else { None };
+        let interrupt = TransitionInterrupt::ALL[((flags >> 5) & 3) as usize];
+        if duration.is_some_and(|d| !d.is_finite()) || (duration.is_none() && id == 0) {
+            return Err(NetError::Malformed("bad duration"));
         }
         transition = Some(NetTransition {
             transition: id.checked_sub(1).map(|i| i as u16),

@@ -846,7 +846,16 @@ impl AnimationGraphPlayer {
                     transition: r.transition.map(|t| t.0),
                     target: t.state.0,
                     start_tick: r.start_tick,
-                    duration: r.duration,
+                    // The graph knows its transitions' durations: sent only when different.
+                    duration: match r.transition {
+                        Some(id)
+                            if self.graph.transitions[id.index()].duration.to_bits()
+                                == r.duration.to_bits() =>
+                        {
+                            None
+                        }
+                        _ => Some(r.duration),
+                    },
                     interrupt: r.interrupt,
                     target_exited: run.target_exited,
                 }),
@@ -940,7 +949,11 @@ impl AnimationGraphPlayer {
                     let running = Running {
                         transition: t.transition.map(TransitionId),
                         elapsed,
-                        duration: t.duration,
+                        duration: match (t.duration, t.transition) {
+                            (Some(d), _) => d,
+                            (None, Some(id)) => self.graph.transitions[id as usize].duration,
+                            (None, None) => 0.0,
+                        },
                         interrupt: t.interrupt,
                         start_tick: t.start_tick,
                     };
