@@ -160,26 +160,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
 
     fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
         let skeleton = &self.skeleton;
-        let mut on = vec![false; skeleton.bone_count()];
-        for name in &mask.bones {
-            match skeleton.data.bone_index(name) {
-                Some(b) => on[b] = true,
-                None => {
-                    let warning = format!("mask bone \"{name}\" is not in the skeleton; it is ignored");
-                    if !self.warnings.contains(&warning) {
-                        self.warnings.push(warning);
-                    }
-                }
-            }
-        }
-        if mask.include_children {
-            // Parents come first, so one pass marks every descendant.
-            for b in 0..on.len() {
-                if let Some(p) = skeleton.parents[b] {
-                    on[b] |= on[p as usize];
-                }
-            }
-        }
+        let on = mask.resolve(|name| skeleton.data.bone_index(name), &skeleton.parents, &mut self.warnings);
         self.masks.push(on);
         Some(MaskId(self.masks.len() as u32 - 1))
     }
@@ -346,5 +327,15 @@ impl Skeleton2DPoseBackend {
             .enumerate()
             .map(|(b, bone)| (bone.name.clone(), std::array::from_fn(|k| c[k][b])))
             .collect()
+    }
+}
+
+impl animgraph::conformance::ConformanceSubject for Skeleton2DPoseBackend {
+    fn translation_x(&self, bone: usize) -> f32 {
+        self.pose.channels[crate::skeleton::X][bone]
+    }
+
+    fn rotation_degrees(&self, bone: usize) -> f32 {
+        self.pose.channels[ROTATION][bone]
     }
 }

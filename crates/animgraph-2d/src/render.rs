@@ -271,15 +271,8 @@ pub fn render_script(
     let camera = Camera::fit(min - grow, max + grow, options.width, options.height, 0.02);
     let backend = crate::Skeleton2DPoseBackend::new(std::sync::Arc::clone(&skeleton));
     let mut simulation = animgraph::script::Simulation::new(graph, script, backend)?;
-    let mut rendered = 0;
-    let mut frame = 0u32;
-    while !simulation.done() && rendered < frames.len() {
-        simulation.step()?;
-        if frames.contains(&frame) {
-            frame_done(frame, render(&skeleton, &simulation.backend.pose, texture, &camera, options));
-            rendered += 1;
-        }
-        frame += 1;
-    }
+    let rendered = simulation.run_frames(frames, |frame, s| {
+        frame_done(frame, render(&skeleton, &s.backend.pose, texture, &camera, options))
+    })?;
     Ok(rendered)
 }

@@ -146,25 +146,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
 
     fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
         let skeleton = &self.skeleton;
-        let mut on = vec![false; skeleton.joint_count()];
-        for name in &mask.bones {
-            match skeleton.joint(name) {
-                Some(j) => on[j] = true,
-                None => {
-                    let warning = format!("mask joint \"{name}\" is not in the skeleton; it is ignored");
-                    if !self.warnings.contains(&warning) {
-                        self.warnings.push(warning);
-                    }
-                }
-            }
-        }
-        if mask.include_children {
-            for j in 0..on.len() {
-                if let Some(p) = skeleton.parents[j] {
-                    on[j] |= on[p as usize];
-                }
-            }
-        }
+        let on = mask.resolve(|name| skeleton.joint(name), &skeleton.parents, &mut self.warnings);
         self.masks.push(on);
         Some(MaskId(self.masks.len() as u32 - 1))
     }
@@ -292,5 +274,17 @@ impl animgraph::script::BackendNames for Skeleton3DPoseBackend {
 
     fn mask_bones(&self, mask: MaskId) -> Vec<String> {
         self.mask_joints(mask)
+    }
+}
+
+impl animgraph::conformance::ConformanceSubject for Skeleton3DPoseBackend {
+    fn translation_x(&self, bone: usize) -> f32 {
+        self.pose.translations[bone].x
+    }
+
+    /// Rotation about z (the suite's rig turns only about z).
+    fn rotation_degrees(&self, bone: usize) -> f32 {
+        let q = self.pose.rotations[bone];
+        (2.0 * q.z.atan2(q.w)).to_degrees()
     }
 }

@@ -228,14 +228,8 @@ pub fn render_script(
     let backend = crate::Skeleton3DPoseBackend::new(std::sync::Arc::clone(&skeleton));
     let camera = fit_camera(&skeleton, &backend.pose, options.width, options.height);
     let mut simulation = animgraph::script::Simulation::new(graph, script, backend)?;
-    let (mut rendered, mut frame) = (0, 0u32);
-    while !simulation.done() && rendered < frames.len() {
-        simulation.step()?;
-        if frames.contains(&frame) {
-            frame_done(frame, render(&skeleton, &simulation.backend.pose, &camera, options));
-            rendered += 1;
-        }
-        frame += 1;
-    }
+    let rendered = simulation.run_frames(frames, |frame, s| {
+        frame_done(frame, render(&skeleton, &s.backend.pose, &camera, options))
+    })?;
     Ok(rendered)
 }

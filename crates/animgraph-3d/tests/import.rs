@@ -171,7 +171,7 @@ fn masks_resolve_by_joint_name_with_and_without_children() {
     assert!(with_names.contains(&"UpperArm.R".to_string()) && with_names.contains(&"Thumb2.R".to_string()));
     assert!(!with_names.contains(&"UpperArm.L".to_string()));
     assert_eq!(b.mask_joints(without), ["Shoulder.L"]);
-    assert_eq!(b.warnings(), ["mask joint \"Tail\" is not in the skeleton; it is ignored"]);
+    assert_eq!(b.warnings(), ["mask bone \"Tail\" is not in the skeleton; it is ignored"]);
     // A masked layer moves only its joints.
     let wave = b.resolve_clip("Wave").unwrap();
     let walk = b.resolve_clip("Walking").unwrap();

@@ -624,6 +624,26 @@ impl<B: PoseBackend> Simulation<B> {
         self.frame >= self.frames
     }
 
+    /// Runs the script and calls `frame_done(frame, self)` after each frame listed in `frames`;
+    /// stops after the last one. Returns how many were visited.
+    pub fn run_frames(
+        &mut self,
+        frames: &[u32],
+        mut frame_done: impl FnMut(u32, &Self),
+    ) -> Result<usize, ScriptError> {
+        let last = frames.iter().copied().max();
+        let mut visited = 0;
+        while !self.done() && last.is_some_and(|l| self.frame <= l) {
+            let frame = self.frame;
+            self.step()?;
+            if frames.contains(&frame) {
+                frame_done(frame, self);
+                visited += 1;
+            }
+        }
+        Ok(visited)
+    }
+
     /// The buffer of the last frame.
     pub fn buffer(&self) -> &SampleBuffer {
         &self.buffer

@@ -14,3 +14,37 @@ impl Default for BoneMask {
         BoneMask { bones: Vec::new(), include_children: true }
     }
 }
+
+impl BoneMask {
+    /// Which bones of a skeleton the mask includes: `bone(name)` finds a bone's index, `parents`
+    /// lists each bone's parent (parents before children). Unknown names are added to `warnings`
+    /// once each and ignored. The one place the IncludeChildren rule lives, for every backend.
+    pub fn resolve(
+        &self,
+        bone: impl Fn(&str) -> Option<usize>,
+        parents: &[Option<u16>],
+        warnings: &mut Vec<String>,
+    ) -> Vec<bool> {
+        let mut on = vec![false; parents.len()];
+        for name in &self.bones {
+            match bone(name) {
+                Some(b) if b < on.len() => on[b] = true,
+                _ => {
+                    let warning = format!("mask bone \"{name}\" is not in the skeleton; it is ignored");
+                    if !warnings.contains(&warning) {
+                        warnings.push(warning);
+                    }
+                }
+            }
+        }
+        if self.include_children {
+            // Parents come first, so one pass marks every descendant.
+            for b in 0..on.len() {
+                if let Some(p) = parents[b] {
+                    on[b] |= on[p as usize];
+                }
+            }
+        }
+        on
+    }
+}
