@@ -77,7 +77,7 @@ pub fn frame_all(view: &mut View, machine: &GraphMachine, size: Vec2) {
 }
 
 /// Draws and edits the document's shown machine.
-pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View) {
+pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &crate::live::Playback) {
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let rect = response.rect;
     painter.rect_filled(rect, 0.0, Color32::from_rgb(30, 32, 38));
@@ -109,6 +109,7 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View) {
         }
     }
     let zoom = view.zoom;
+    let prefix = doc.nesting_prefix();
     let to_screen = |p: [f32; 2]| rect.center() + (vec2(p[0], p[1]) + view.pan) * zoom;
     let to_graph = |p: Pos2| (p - rect.center()) / zoom - view.pan;
     let box_at = |p: [f32; 2]| Rect::from_center_size(to_screen(p), BOX * zoom);
@@ -150,6 +151,10 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View) {
             if selected { Color32::from_rgb(255, 200, 80) } else { Color32::from_gray(170) },
         );
         painter.line_segment([start, end], stroke);
+        if let Some(progress) = running_progress(playback, &prefix, &t.from, &t.to) {
+            let lit = Stroke::new(3.5 * zoom.max(0.6), Color32::from_rgb(120, 220, 255));
+            painter.line_segment([start, start.lerp(end, progress.clamp(0.0, 1.0))], lit);
+        }
         let head = 9.0 * zoom;
         painter.line_segment([end, end - direction * head + normal * head * 0.5], stroke);
         painter.line_segment([end, end - direction * head - normal * head * 0.5], stroke);
@@ -195,6 +200,17 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View) {
         let id = response.id.with(("state", i));
         let state_response = ui.interact(r, id, Sense::click_and_drag());
         let selected = doc.selection == Selection::State(i);
+        let playing =
+            playback.current.as_deref().is_some_and(|p| crate::live::path_shows(p, &prefix, &state.name));
+        if playing {
+            for (grow, alpha) in [(10.0, 40), (6.0, 70), (3.0, 120)] {
+                painter.rect_filled(
+                    r.expand(grow * zoom),
+                    CornerRadius::same(14),
+                    Color32::from_rgba_unmultiplied(120, 220, 255, alpha),
+                );
+            }
+        }
         painter.rect_filled(r, CornerRadius::same(10), colour(&state.kind));
         if selected {
             painter.rect_stroke(
@@ -359,4 +375,16 @@ fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
     (a + ab * t).distance(p)
+}
+
+/// The progress of a running mix drawn on the arrow `from -> to` of the machine at `prefix`: the
+/// arrow whose target is (or contains) the mix's target and whose source is playing or is the
+/// Any State box.
+fn running_progress(playback: &crate::live::Playback, prefix: &str, from: &str, to: &str) -> Option<f32> {
+    let (target, progress) = playback.target.as_ref()?;
+    if !crate::live::path_shows(target, prefix, to) {
+        return None;
+    }
+    let current = playback.current.as_deref()?;
+    (from == ANY_STATE || crate::live::path_shows(current, prefix, from)).then_some(*progress)
 }

@@ -96,6 +96,24 @@ impl Document {
         Some(machine)
     }
 
+    /// The `Outer/` path prefix of the states shown (empty on the layer's own machine), as the
+    /// player names states.
+    pub fn nesting_prefix(&self) -> String {
+        let mut prefix = String::new();
+        let Some(layer) = self.graph.layers.get(self.layer) else { return prefix };
+        let mut machine = &layer.machine;
+        for &i in &self.nesting {
+            let Some(state) = machine.states.get(i) else { break };
+            prefix.push_str(&state.name);
+            prefix.push('/');
+            match &state.kind {
+                StateKind::SubMachine(inner) => machine = inner,
+                _ => break,
+            }
+        }
+        prefix
+    }
+
     fn machine_of<'g>(
         graph: &'g mut AnimationGraph,
         layer: usize,

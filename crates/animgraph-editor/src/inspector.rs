@@ -320,3 +320,51 @@ pub fn parameters(ui: &mut egui::Ui, doc: &mut Document) {
         }
     });
 }
+
+/// Controls that drive the editor's live player (not the graph: nothing here is an edit).
+pub fn live_controls(ui: &mut egui::Ui, doc: &Document, live: &mut crate::live::Live) {
+    ui.heading("Live");
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut live.running, "Play");
+        if ui.button("Restart").clicked() {
+            live.restart();
+        }
+    });
+    if let Some(error) = &live.error {
+        ui.colored_label(egui::Color32::from_rgb(230, 120, 100), format!("Cannot play: {error}"));
+        return;
+    }
+    let mut fire = None;
+    for p in &doc.graph.parameters {
+        let Some(value) = live.values.get_mut(&p.name) else { continue };
+        ui.horizontal(|ui| {
+            ui.label(&p.name);
+            match p.kind {
+                ParameterType::Bool => {
+                    let mut b = *value != 0.0;
+                    if ui.checkbox(&mut b, "").changed() {
+                        *value = b as u8 as f32;
+                    }
+                }
+                ParameterType::Int => {
+                    let mut n = *value as i32;
+                    if ui.add(egui::DragValue::new(&mut n)).changed() {
+                        *value = n as f32;
+                    }
+                }
+                ParameterType::Float => {
+                    let top = value.abs().max(10.0);
+                    ui.add(egui::Slider::new(value, -top..=top).clamping(egui::SliderClamping::Never));
+                }
+                ParameterType::Trigger => {
+                    if ui.button("Fire").clicked() {
+                        fire = Some(p.name.clone());
+                    }
+                }
+            }
+        });
+    }
+    if let Some(name) = fire {
+        live.fire(&name);
+    }
+}

@@ -4,6 +4,7 @@
 mod canvas;
 mod document;
 mod inspector;
+mod live;
 
 use std::path::PathBuf;
 
@@ -13,7 +14,7 @@ use eframe::egui;
 use document::{Document, Selection};
 
 struct Editor {
-    documents: Vec<(Document, canvas::View)>,
+    documents: Vec<(Document, canvas::View, live::Live)>,
     active: usize,
     open_path: String,
     closing: bool,
@@ -38,7 +39,7 @@ impl Editor {
                 Ok(d) => d,
                 Err(e) => Document::new(animgraph::AnimationGraph::default(), Some(path), e),
             };
-            documents.push((doc, canvas::View::default()));
+            documents.push((doc, canvas::View::default(), live::Live::new()));
         }
         Editor { documents, active: 0, open_path: String::new(), closing: false, frame_next: true }
     }
@@ -58,18 +59,18 @@ impl Editor {
             if ui.button("Open").clicked() && !self.open_path.is_empty() {
                 match Document::open(PathBuf::from(self.open_path.trim())) {
                     Ok(d) => {
-                        self.documents.push((d, canvas::View::default()));
+                        self.documents.push((d, canvas::View::default(), live::Live::new()));
                         self.active = self.documents.len() - 1;
                         self.frame_next = true;
                     }
                     Err(e) => {
-                        if let Some((doc, _)) = self.documents.get_mut(self.active) {
+                        if let Some((doc, _, _)) = self.documents.get_mut(self.active) {
                             doc.status = e;
                         }
                     }
                 }
             }
-            let Some((doc, view)) = self.documents.get_mut(self.active) else { return };
+            let Some((doc, view, _)) = self.documents.get_mut(self.active) else { return };
             if ui.button("Save").clicked() || save {
                 if let Err(e) = doc.save() {
                     doc.status = e;
@@ -90,7 +91,7 @@ impl Editor {
             ui.label(&doc.status);
         });
         ui.horizontal(|ui| {
-            for (i, (doc, _)) in self.documents.iter().enumerate() {
+            for (i, (doc, _, _)) in self.documents.iter().enumerate() {
                 if ui.selectable_label(i == self.active, doc.title()).clicked() {
                     self.active = i;
                 }
@@ -103,7 +104,7 @@ impl eframe::App for Editor {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         // An unsaved-changes prompt on close.
         if ui.ctx().input(|i| i.viewport().close_requested())
-            && self.documents.iter().any(|(d, _)| d.dirty())
+            && self.documents.iter().any(|(d, _, _)| d.dirty())
             && !self.closing
         {
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::CancelClose);
@@ -114,13 +115,13 @@ impl eframe::App for Editor {
                 ui.label("Some graphs have unsaved changes.");
                 ui.horizontal(|ui| {
                     if ui.button("Save all and quit").clicked() {
-                        for (d, _) in &mut self.documents {
+                        for (d, _, _) in &mut self.documents {
                             let _ = d.save();
                         }
                         ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                     }
                     if ui.button("Quit without saving").clicked() {
-                        for (d, _) in &mut self.documents {
+                        for (d, _, _) in &mut self.documents {
                             d.checkpoint();
                             d.undo();
                         }
@@ -134,8 +135,19 @@ impl eframe::App for Editor {
             });
         }
         egui::Panel::top("menu").show(ui, |ui| self.menu(ui));
-        let Some((doc, view)) = self.documents.get_mut(self.active) else { return };
-        egui::Panel::left("parameters").default_size(260.0).show(ui, |ui| inspector::parameters(ui, doc));
+        let Some((doc, view, live)) = self.documents.get_mut(self.active) else { return };
+        live.sync(doc);
+        live.step(doc, ui.input(|i| i.stable_dt).min(0.1));
+        if live.running {
+            ui.ctx().request_repaint();
+        }
+        egui::Panel::left("parameters").default_size(260.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                inspector::parameters(ui, doc);
+                ui.separator();
+                inspector::live_controls(ui, doc, live);
+            });
+        });
         egui::Panel::right("inspector").default_size(300.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| inspector::show(ui, doc));
         });
@@ -206,7 +218,8 @@ impl eframe::App for Editor {
                 }
                 self.frame_next = false;
             }
-            canvas::show(ui, doc, view);
+            let playback = live.playback(doc.layer);
+            canvas::show(ui, doc, view, &playback);
         });
     }
 }
