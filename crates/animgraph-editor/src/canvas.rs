@@ -25,6 +25,32 @@ pub struct View {
     connecting: Option<usize>,
 }
 
+impl View {
+    /// Where a graph-space point lands on a canvas centred at `centre`.
+    pub fn to_screen(&self, centre: Pos2, p: [f32; 2]) -> Pos2 {
+        centre + (vec2(p[0], p[1]) + self.pan) * self.zoom
+    }
+
+    /// The graph-space point under a screen position (the inverse of [`to_screen`](Self::to_screen)).
+    pub fn to_graph(&self, centre: Pos2, p: Pos2) -> Vec2 {
+        (p - centre) / self.zoom - self.pan
+    }
+
+    /// Zooms by `factor` (clamped to 0.2..=3) keeping the graph point under `cursor` still.
+    pub fn zoom_around(&mut self, centre: Pos2, cursor: Pos2, factor: f32) {
+        let before = self.to_graph(centre, cursor);
+        self.zoom = (self.zoom * factor).clamp(0.2, 3.0);
+        self.pan = (cursor - centre) / self.zoom - before;
+    }
+}
+
+/// The state whose box is under a screen position, topmost (last drawn) first.
+pub fn state_at(machine: &GraphMachine, view: &View, centre: Pos2, p: Pos2) -> Option<usize> {
+    machine.states.iter().rposition(|s| {
+        Rect::from_center_size(view.to_screen(centre, s.editor_position), BOX * view.zoom).contains(p)
+    })
+}
+
 impl Default for View {
     fn default() -> Self {
         View { pan: Vec2::ZERO, zoom: 1.0, connecting: None }
@@ -102,16 +128,16 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
             if let Some(cursor) = response.hover_pos() {
-                let before = (cursor - rect.center()) / view.zoom - view.pan;
-                view.zoom = (view.zoom * (scroll * 0.002).exp()).clamp(0.2, 3.0);
-                view.pan = (cursor - rect.center()) / view.zoom - before;
+                view.zoom_around(rect.center(), cursor, (scroll * 0.002).exp());
             }
         }
     }
     let zoom = view.zoom;
     let prefix = doc.nesting_prefix();
-    let to_screen = |p: [f32; 2]| rect.center() + (vec2(p[0], p[1]) + view.pan) * zoom;
-    let to_graph = |p: Pos2| (p - rect.center()) / zoom - view.pan;
+    // A copy of the pan and zoom for this frame, so the closures leave `view` free to change.
+    let look = View { pan: view.pan, zoom: view.zoom, connecting: None };
+    let to_screen = |p: [f32; 2]| look.to_screen(rect.center(), p);
+    let to_graph = |p: Pos2| look.to_graph(rect.center(), p);
     let box_at = |p: [f32; 2]| Rect::from_center_size(to_screen(p), BOX * zoom);
     let any_rect = box_at(any_position(&machine));
     let exit_rect = {
@@ -273,8 +299,7 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
         }
         if ui.input(|i| i.pointer.any_released()) {
             view.connecting = None;
-            let target = pointer
-                .and_then(|p| machine.states.iter().position(|s| box_at(s.editor_position).contains(p)));
+            let target = pointer.and_then(|p| state_at(&machine, &look, rect.center(), p));
             let target_name = match target {
                 Some(t) => Some(machine.states[t].name.clone()),
                 None if pointer.is_some_and(|p| exit_rect.contains(p)) && !doc.nesting.is_empty() => {
@@ -387,4 +412,69 @@ fn running_progress(playback: &crate::live::Playback, prefix: &str, from: &str, 
     }
     let current = playback.current.as_deref()?;
     (from == ANY_STATE || crate::live::path_shows(current, prefix, from)).then_some(*progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn views() -> Vec<View> {
+        let mut out = Vec::new();
+        for zoom in [0.2, 0.5, 1.0, 1.7, 3.0] {
+            for pan in [vec2(0.0, 0.0), vec2(-350.0, 120.5), vec2(1e3, -2e3)] {
+                out.push(View { pan, zoom, connecting: None });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn screen_and_graph_mappings_are_inverse() {
+        let centre = Pos2::new(640.0, 400.0);
+        for view in views() {
+            for p in [[0.0, 0.0], [123.0, -45.5], [-900.0, 700.0]] {
+                let back = view.to_graph(centre, view.to_screen(centre, p));
+                assert!((back.x - p[0]).abs() < 1e-3 && (back.y - p[1]).abs() < 1e-3, "{p:?} -> {back:?}");
+            }
+            for s in [Pos2::new(0.0, 0.0), Pos2::new(1000.0, 20.0)] {
+                let g = view.to_graph(centre, s);
+                let again = view.to_screen(centre, [g.x, g.y]);
+                assert!((again - s).length() < 1e-2, "{s:?} -> {again:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn zooming_keeps_the_point_under_the_cursor() {
+        let centre = Pos2::new(640.0, 400.0);
+        let cursor = Pos2::new(200.0, 650.0);
+        for mut view in views() {
+            let before = view.to_graph(centre, cursor);
+            view.zoom_around(centre, cursor, 1.37);
+            let after = view.to_graph(centre, cursor);
+            assert!((after - before).length() < 1e-2, "{before:?} vs {after:?} at zoom {}", view.zoom);
+        }
+    }
+
+    #[test]
+    fn hit_testing_finds_the_state_drawn_at_a_point_and_nothing_between() {
+        let centre = Pos2::new(640.0, 400.0);
+        let mut machine = GraphMachine::default();
+        for (name, x) in [("A", -200.0), ("B", 0.0), ("C", 300.0)] {
+            machine.states.push(GraphState {
+                editor_position: [x, 50.0],
+                ..GraphState::new(name, StateKind::Clip(ClipState::default()))
+            });
+        }
+        for view in views() {
+            for (i, s) in machine.states.iter().enumerate() {
+                assert_eq!(
+                    state_at(&machine, &view, centre, view.to_screen(centre, s.editor_position)),
+                    Some(i)
+                );
+            }
+            // Half-way between B and C is empty at every zoom (the gap is 300 - 150 graph units).
+            assert_eq!(state_at(&machine, &view, centre, view.to_screen(centre, [150.0, 50.0])), None);
+        }
+    }
 }

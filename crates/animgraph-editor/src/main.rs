@@ -47,11 +47,11 @@ impl Editor {
     fn menu(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         let (undo, redo, save) = ctx.input_mut(|i| {
-            (
-                i.consume_key(egui::Modifiers::COMMAND, egui::Key::Z),
-                i.consume_key(egui::Modifiers::COMMAND, egui::Key::Y),
-                i.consume_key(egui::Modifiers::COMMAND, egui::Key::S),
-            )
+            // Ctrl+Shift+Z first: a plain Ctrl+Z match would also take it.
+            let shift_z = i.consume_key(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z);
+            let undo = !shift_z && i.consume_key(egui::Modifiers::COMMAND, egui::Key::Z);
+            let redo = shift_z || i.consume_key(egui::Modifiers::COMMAND, egui::Key::Y);
+            (undo, redo, i.consume_key(egui::Modifiers::COMMAND, egui::Key::S))
         });
         ui.horizontal(|ui| {
             ui.label("Open:");
