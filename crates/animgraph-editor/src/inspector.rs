@@ -271,7 +271,8 @@ pub fn parameters(ui: &mut egui::Ui, doc: &mut Document) {
     let list = doc.graph.parameters.clone();
     for (i, p) in list.iter().enumerate() {
         ui.horizontal(|ui| {
-            ui.label(format!("{} ({})", p.name, p.kind.as_str()));
+            rename_field(ui, doc, i, &p.name);
+            ui.label(p.kind.as_str());
             let mut value = p.default;
             match p.kind {
                 ParameterType::Bool => {
@@ -297,10 +298,19 @@ pub fn parameters(ui: &mut egui::Ui, doc: &mut Document) {
             if value != p.default {
                 doc.edit_graph(|g| g.parameters[i].default = value);
             }
-            if ui.small_button("x").clicked() {
+            if ui.small_button("x").on_hover_text("Remove (references are reported in Problems)").clicked() {
+                let references = doc.graph.parameter_references(&p.name).len();
                 doc.edit_graph(|g| {
                     g.parameters.remove(i);
                 });
+                doc.status = if references == 0 {
+                    format!("removed parameter `{}`", p.name)
+                } else {
+                    format!(
+                        "removed parameter `{}`: {references} reference(s) now name nothing (see Problems; Ctrl+Z restores it)",
+                        p.name
+                    )
+                };
             }
         });
     }
@@ -367,4 +377,28 @@ pub fn live_controls(ui: &mut egui::Ui, doc: &Document, live: &mut crate::live::
     if let Some(name) = fire {
         live.fire(&name);
     }
+}
+
+/// A parameter's name as a field; the rename is applied (with every reference) when the field
+/// loses focus, so half-typed names never collide with other parameters.
+fn rename_field(ui: &mut egui::Ui, doc: &mut Document, index: usize, name: &str) {
+    let id = ui.scope_id().with(("parameter-name", index));
+    let mut buffer = ui.data_mut(|d| d.get_temp::<String>(id)).unwrap_or_else(|| name.to_string());
+    let response = ui.add(egui::TextEdit::singleline(&mut buffer).desired_width(96.0));
+    if response.has_focus() {
+        ui.data_mut(|d| d.insert_temp(id, buffer));
+        return;
+    }
+    ui.data_mut(|d| d.remove::<String>(id));
+    if !response.lost_focus() || buffer == name {
+        return;
+    }
+    let new = buffer.trim().to_string();
+    if new.is_empty() || doc.graph.parameter(&new).is_some() {
+        doc.status = format!("cannot rename `{name}` to `{new}`: the name is empty or taken");
+        return;
+    }
+    let mut changed = 0;
+    doc.edit_graph(|g| changed = g.rename_parameter(name, &new));
+    doc.status = format!("renamed `{name}` to `{new}` and {changed} reference(s)");
 }

@@ -34,6 +34,66 @@ impl AnimationGraph {
     pub fn parameter(&self, name: &str) -> Option<&GraphParameter> {
         self.parameters.iter().find(|p| p.name == name)
     }
+
+    /// Every place that names the parameter `name`, as model paths
+    /// (`Layers[0].Machine.Transitions[2].Conditions[0].Parameter`), in a stable order.
+    pub fn parameter_references(&self, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut graph = self.clone();
+        graph.visit_parameter_refs(&mut |path, field| {
+            if field == name {
+                out.push(path.to_string());
+            }
+        });
+        out
+    }
+
+    /// Renames a parameter and every reference to it; returns how many references changed.
+    /// Nothing changes (and `0` is returned) when `old` is not a parameter or `new` is already
+    /// taken.
+    pub fn rename_parameter(&mut self, old: &str, new: &str) -> usize {
+        if old == new || self.parameter(new).is_some() {
+            return 0;
+        }
+        let Some(index) = self.parameters.iter().position(|p| p.name == old) else { return 0 };
+        self.parameters[index].name = new.to_string();
+        let mut changed = 0;
+        self.visit_parameter_refs(&mut |_, field| {
+            if field == old {
+                *field = new.to_string();
+                changed += 1;
+            }
+        });
+        changed
+    }
+
+    /// Calls `f` with the model path and value of every field that names a parameter.
+    fn visit_parameter_refs(&mut self, f: &mut dyn FnMut(&str, &mut String)) {
+        fn machine(m: &mut super::GraphMachine, at: &str, f: &mut dyn FnMut(&str, &mut String)) {
+            for (i, state) in m.states.iter_mut().enumerate() {
+                let here = format!("{at}.States[{i}]");
+                f(&format!("{here}.SpeedParameter"), &mut state.speed_parameter);
+                match &mut state.kind {
+                    super::StateKind::BlendSpace1D(b) => f(&format!("{here}.Parameter"), &mut b.parameter),
+                    super::StateKind::BlendSpace2D(b) => {
+                        f(&format!("{here}.ParameterX"), &mut b.parameter_x);
+                        f(&format!("{here}.ParameterY"), &mut b.parameter_y);
+                    }
+                    super::StateKind::SubMachine(inner) => machine(inner, &format!("{here}.Machine"), f),
+                    super::StateKind::Clip(_) => {}
+                }
+            }
+            for (i, t) in m.transitions.iter_mut().enumerate() {
+                for (j, c) in t.conditions.iter_mut().enumerate() {
+                    f(&format!("{at}.Transitions[{i}].Conditions[{j}].Parameter"), &mut c.parameter);
+                }
+            }
+        }
+        for (l, layer) in self.layers.iter_mut().enumerate() {
+            f(&format!("Layers[{l}].WeightParameter"), &mut layer.weight_parameter);
+            machine(&mut layer.machine, &format!("Layers[{l}].Machine"), f);
+        }
+    }
 }
 
 /// Counts of what a graph holds, nested machines included (for summaries and editors).
