@@ -114,6 +114,49 @@ impl Document {
         prefix
     }
 
+    /// Shows the state or transition a model path (`Layers[0].Machine.States[1].Machine.
+    /// Transitions[2].To`, as the validator reports) points into: its layer, the sub-machines on
+    /// the way, and selects it. Returns false (changing nothing) when the path names no state or
+    /// transition of this graph.
+    pub fn reveal(&mut self, path: &str) -> bool {
+        fn index(part: &str, name: &str) -> Option<usize> {
+            part.strip_prefix(name)?.strip_prefix('[')?.strip_suffix(']')?.parse().ok()
+        }
+        let mut parts = path.split('.');
+        let Some(layer) = parts.next().and_then(|p| index(p, "Layers")) else { return false };
+        let mut nesting = Vec::new();
+        let mut selection = Selection::None;
+        while let Some(part) = parts.next() {
+            if part == "Machine" {
+                if let Selection::State(i) = selection {
+                    nesting.push(i);
+                }
+                selection = Selection::None;
+            } else if let Some(i) = index(part, "States") {
+                selection = Selection::State(i);
+            } else if let Some(i) = index(part, "Transitions") {
+                selection = Selection::Transition(i);
+                break;
+            } else {
+                break;
+            }
+        }
+        let saved = (self.layer, std::mem::take(&mut self.nesting), self.selection);
+        self.layer = layer;
+        self.nesting = nesting;
+        let exists = self.machine().is_some_and(|m| match selection {
+            Selection::State(i) => i < m.states.len(),
+            Selection::Transition(i) => i < m.transitions.len(),
+            Selection::None => false,
+        });
+        if exists {
+            self.selection = selection;
+        } else {
+            (self.layer, self.nesting, self.selection) = saved;
+        }
+        exists
+    }
+
     fn machine_of<'g>(
         graph: &'g mut AnimationGraph,
         layer: usize,
@@ -281,5 +324,31 @@ mod tests {
                 .iter()
                 .all(|i| i.severity != animgraph::graph::Severity::Error)
         );
+    }
+
+    #[test]
+    fn reveal_follows_a_validator_path_into_sub_machines() {
+        let path =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/showcase.mres");
+        let mut doc = Document::open(path).expect("bundled graph opens");
+        // Find a sub-machine state in the base layer and point at its first transition.
+        let sub = doc.graph.layers[0]
+            .machine
+            .states
+            .iter()
+            .position(|s| matches!(s.kind, StateKind::SubMachine(_)))
+            .expect("showcase has a sub-machine");
+        assert!(
+            doc.reveal(&format!(
+                "Layers[0].Machine.States[{sub}].Machine.Transitions[0].Conditions[0].Value"
+            ))
+        );
+        assert_eq!((doc.layer, doc.nesting.clone(), doc.selection), (0, vec![sub], Selection::Transition(0)));
+        assert!(doc.reveal("Layers[1].Machine.States[0].Name"));
+        assert_eq!((doc.layer, doc.nesting.clone(), doc.selection), (1, vec![], Selection::State(0)));
+        // A path to nothing changes nothing.
+        assert!(!doc.reveal("Layers[0].Machine.States[999].Name"));
+        assert!(!doc.reveal("Parameters[0].Name"));
+        assert_eq!((doc.layer, doc.nesting.clone(), doc.selection), (1, vec![], Selection::State(0)));
     }
 }

@@ -168,7 +168,11 @@ impl Editor {
                     } else {
                         egui::Color32::from_rgb(230, 200, 90)
                     };
-                    ui.colored_label(colour, format!("{}: {}", issue.path, issue.message));
+                    let text =
+                        egui::RichText::new(format!("{}: {}", issue.path, issue.message)).color(colour);
+                    if ui.link(text).on_hover_text("Show it on the canvas").clicked() {
+                        doc.reveal(&issue.path);
+                    }
                 }
             });
         });
