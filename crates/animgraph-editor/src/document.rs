@@ -126,7 +126,7 @@ impl Document {
         let Some(layer) = parts.next().and_then(|p| index(p, "Layers")) else { return false };
         let mut nesting = Vec::new();
         let mut selection = Selection::None;
-        while let Some(part) = parts.next() {
+        for part in parts {
             if part == "Machine" {
                 if let Selection::State(i) = selection {
                     nesting.push(i);
