@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use animgraph::AnimationGraph;
-use animgraph::graph::{GraphMachine, StateKind};
+use animgraph::graph::{GraphIssue, GraphMachine, StateKind, validate};
 use animgraph::mres;
 
 /// What is selected on the canvas.
@@ -36,6 +36,8 @@ pub struct Document {
     pub selection: Selection,
     /// The last load/save message.
     pub status: String,
+    /// The validator's findings and the version they were computed for.
+    problems: Option<(u64, Vec<GraphIssue>)>,
 }
 
 /// Most undo steps kept.
@@ -66,6 +68,7 @@ impl Document {
             nesting: Vec::new(),
             selection: Selection::None,
             status,
+            problems: None,
         }
     }
 
@@ -155,6 +158,14 @@ impl Document {
             (self.layer, self.nesting, self.selection) = saved;
         }
         exists
+    }
+
+    /// The runtime validator's findings for the current graph, recomputed only after an edit.
+    pub fn problems(&mut self) -> &[GraphIssue] {
+        if self.problems.as_ref().is_none_or(|(v, _)| *v != self.version) {
+            self.problems = Some((self.version, validate(&self.graph)));
+        }
+        self.problems.as_ref().map_or(&[], |(_, p)| p)
     }
 
     fn machine_of<'g>(
@@ -350,5 +361,15 @@ mod tests {
         assert!(!doc.reveal("Layers[0].Machine.States[999].Name"));
         assert!(!doc.reveal("Parameters[0].Name"));
         assert_eq!((doc.layer, doc.nesting.clone(), doc.selection), (1, vec![], Selection::State(0)));
+    }
+
+    #[test]
+    fn problems_follow_edits_and_undo() {
+        let mut doc = gbot();
+        assert!(doc.problems().is_empty());
+        doc.edit_machine(|m| m.entry = "NoSuchState".into());
+        assert!(doc.problems().iter().any(|p| p.path.ends_with("Entry")), "{:?}", doc.problems());
+        doc.undo();
+        assert!(doc.problems().is_empty());
     }
 }

@@ -8,7 +8,7 @@ mod live;
 
 use std::path::PathBuf;
 
-use animgraph::graph::{GraphLayer, Severity, validate};
+use animgraph::graph::{GraphLayer, Severity};
 use eframe::egui;
 
 use document::{Document, Selection};
@@ -144,7 +144,7 @@ impl Editor {
         egui::Panel::top("menu").show(ui, |ui| self.menu(ui));
         let Some((doc, view, live)) = self.documents.get_mut(self.active) else { return };
         live.sync(doc);
-        live.step(doc, ui.input(|i| i.stable_dt).min(0.1));
+        live.step(ui.input(|i| i.stable_dt).min(0.1));
         if live.running {
             ui.ctx().request_repaint();
         }
@@ -159,7 +159,7 @@ impl Editor {
             egui::ScrollArea::vertical().show(ui, |ui| inspector::show(ui, doc));
         });
         egui::Panel::bottom("problems").default_size(110.0).show(ui, |ui| {
-            let issues = validate(&doc.graph);
+            let issues = doc.problems().to_vec();
             ui.heading(format!("Problems ({})", issues.len()));
             egui::ScrollArea::vertical().show(ui, |ui| {
                 for issue in issues {
