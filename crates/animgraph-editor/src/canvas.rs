@@ -1,28 +1,46 @@
 //! The graph canvas: a machine's states as boxes and its transitions as arrows.
 //!
-//! Pan with the middle mouse button or Space+drag, zoom with the wheel around the cursor, drag
-//! states to move them (saved as `EditorPosition`), Shift+drag from one state to another to add a
-//! transition, double-click a sub-machine to enter it, right-click the background to add states,
-//! Delete removes the selection.
+//! | gesture | does |
+//! |---|---|
+//! | drag from a state's edge (or Shift+drag from anywhere on it, or drag the Any State box) onto another state | adds a transition |
+//! | drag a state | moves it, with every selected state (one undo step) |
+//! | click / Ctrl+click / Shift+click a state | selects it / toggles it / adds it |
+//! | drag on the background | selects the states the rectangle touches |
+//! | middle drag, or Space+drag | pans |
+//! | wheel | zooms around the cursor |
+//! | double-click a sub-machine | enters it (the breadcrumb goes back) |
+//! | double-click a blend space | opens its blend space editor |
+//! | right-click | adds states (background); entry, duplicate, delete (state) |
+//! | Delete, Ctrl+D, Ctrl+A, F | delete, duplicate, select all, frame all |
 
 use animgraph::graph::{
-    ANY_STATE, BlendSpace1D, BlendSpace2D, ClipState, EXIT_STATE, GraphMachine, GraphState, GraphTransition,
-    StateKind,
+    ANY_STATE, BlendSpace1D, BlendSpace2D, ClipState, EXIT_STATE, GraphMachine, StateKind,
 };
 use eframe::egui::{
-    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2, vec2,
+    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, Vec2, vec2,
 };
 
 use crate::document::{Document, Selection};
 
-/// How the canvas is looked at.
+/// How the canvas is looked at, and the gesture in progress.
+#[derive(Clone, Debug)]
 pub struct View {
     /// Graph-space offset.
     pub pan: Vec2,
     /// Pixels per graph unit.
     pub zoom: f32,
-    /// A Shift+drag in progress from this state.
-    connecting: Option<usize>,
+    /// A transition being dragged out of this state (name, or `*`).
+    connecting: Option<String>,
+    /// A selection rectangle being dragged from this graph point.
+    band: Option<Vec2>,
+    /// Where the background's context menu was opened (graph space): new states go there.
+    menu_at: Vec2,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View { pan: Vec2::ZERO, zoom: 1.0, connecting: None, band: None, menu_at: Vec2::ZERO }
+    }
 }
 
 impl View {
@@ -42,30 +60,41 @@ impl View {
         self.zoom = (self.zoom * factor).clamp(0.2, 3.0);
         self.pan = (cursor - centre) / self.zoom - before;
     }
-}
 
-/// The state whose box is under a screen position, topmost (last drawn) first.
-pub fn state_at(machine: &GraphMachine, view: &View, centre: Pos2, p: Pos2) -> Option<usize> {
-    machine.states.iter().rposition(|s| {
-        Rect::from_center_size(view.to_screen(centre, s.editor_position), BOX * view.zoom).contains(p)
-    })
-}
-
-impl Default for View {
-    fn default() -> Self {
-        View { pan: Vec2::ZERO, zoom: 1.0, connecting: None }
+    /// The screen box of a state at graph position `p`.
+    pub fn state_rect(&self, centre: Pos2, p: [f32; 2]) -> Rect {
+        Rect::from_center_size(self.to_screen(centre, p), BOX * self.zoom)
     }
 }
 
-const BOX: Vec2 = vec2(150.0, 46.0);
+/// A state box's size in graph units.
+pub const BOX: Vec2 = vec2(150.0, 46.0);
 
-/// A short tag per state kind (empty for plain clips, the common case).
-pub fn icon(kind: &StateKind) -> &'static str {
+/// The state whose box is under a screen position, topmost (last drawn) first.
+pub fn state_at(machine: &GraphMachine, view: &View, centre: Pos2, p: Pos2) -> Option<usize> {
+    machine.states.iter().rposition(|s| view.state_rect(centre, s.editor_position).contains(p))
+}
+
+/// The states whose boxes a screen rectangle touches.
+pub fn states_in(machine: &GraphMachine, view: &View, centre: Pos2, band: Rect) -> Vec<usize> {
+    (0..machine.states.len())
+        .filter(|&i| view.state_rect(centre, machine.states[i].editor_position).intersects(band))
+        .collect()
+}
+
+/// Whether a screen point lies in the band along a box's edge where a drag starts a transition.
+pub fn on_edge(r: Rect, p: Pos2) -> bool {
+    let band = (r.height() * 0.22).clamp(3.0, 10.0);
+    r.contains(p) && !r.shrink(band).contains(p)
+}
+
+/// A short tag per state kind, as text (for summaries and accessibility).
+pub fn kind_label(kind: &StateKind) -> &'static str {
     match kind {
-        StateKind::Clip(_) => "",
-        StateKind::BlendSpace1D(_) => "[1D]",
-        StateKind::BlendSpace2D(_) => "[2D]",
-        StateKind::SubMachine(_) => "[sub]",
+        StateKind::Clip(_) => "clip",
+        StateKind::BlendSpace1D(_) => "1D blend space",
+        StateKind::BlendSpace2D(_) => "2D blend space",
+        StateKind::SubMachine(_) => "sub-machine",
     }
 }
 
@@ -78,14 +107,65 @@ fn colour(kind: &StateKind) -> Color32 {
     }
 }
 
+/// Draws a state kind's icon in the square `r`: a play triangle (clip), dots on a line (1D), a
+/// triangle of dots (2D), nested boxes (sub-machine).
+fn paint_icon(painter: &egui::Painter, r: Rect, kind: &StateKind) {
+    let ink = Color32::from_gray(225);
+    let stroke = Stroke::new((r.width() * 0.09).max(1.0), ink);
+    let dot = r.width() * 0.12;
+    let at = |x: f32, y: f32| r.min + vec2(x, y) * r.width();
+    match kind {
+        StateKind::Clip(_) => {
+            painter.add(Shape::convex_polygon(
+                vec![at(0.25, 0.15), at(0.85, 0.5), at(0.25, 0.85)],
+                ink,
+                Stroke::NONE,
+            ));
+        }
+        StateKind::BlendSpace1D(_) => {
+            painter.line_segment([at(0.05, 0.5), at(0.95, 0.5)], stroke);
+            for x in [0.15, 0.5, 0.85] {
+                painter.circle_filled(at(x, 0.5), dot, ink);
+            }
+        }
+        StateKind::BlendSpace2D(_) => {
+            let (a, b, c) = (at(0.5, 0.12), at(0.1, 0.85), at(0.9, 0.85));
+            painter.add(Shape::closed_line(vec![a, b, c], stroke));
+            for p in [a, b, c] {
+                painter.circle_filled(p, dot, ink);
+            }
+        }
+        StateKind::SubMachine(_) => {
+            painter.rect_stroke(
+                Rect::from_min_max(at(0.05, 0.1), at(0.7, 0.65)),
+                2.0,
+                stroke,
+                StrokeKind::Middle,
+            );
+            painter.rect_stroke(
+                Rect::from_min_max(at(0.3, 0.35), at(0.95, 0.9)),
+                2.0,
+                stroke,
+                StrokeKind::Middle,
+            );
+        }
+    }
+}
+
 /// Where the "Any State" box sits: left of every state.
-fn any_position(machine: &GraphMachine) -> [f32; 2] {
+pub fn any_position(machine: &GraphMachine) -> [f32; 2] {
     let (mut min_x, mut min_y) = (0.0f32, 0.0f32);
     for s in &machine.states {
         min_x = min_x.min(s.editor_position[0]);
         min_y = min_y.min(s.editor_position[1]);
     }
     [min_x - 220.0, min_y]
+}
+
+/// Where the "Exit" box of a sub-machine sits: right of every state.
+pub fn exit_position(machine: &GraphMachine) -> [f32; 2] {
+    let max_x = machine.states.iter().map(|s| s.editor_position[0]).fold(0.0f32, f32::max);
+    [max_x + 240.0, 0.0]
 }
 
 /// Centres every state in the view ("frame all").
@@ -102,21 +182,56 @@ pub fn frame_all(view: &mut View, machine: &GraphMachine, size: Vec2) {
     view.pan = -(lo + hi) * 0.5;
 }
 
+/// Transitions `from -> to` of a machine in drawing order: by priority (highest first), then
+/// list order, as the player checks them.
+pub fn parallel_order(machine: &GraphMachine, from: &str, to: &str) -> Vec<usize> {
+    let mut same: Vec<usize> = (0..machine.transitions.len())
+        .filter(|&j| machine.transitions[j].from == from && machine.transitions[j].to == to)
+        .collect();
+    same.sort_by_key(|&j| (-machine.transitions[j].priority, j));
+    same
+}
+
+/// What the canvas asks of the rest of the editor.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CanvasOutput {
+    /// The blend space state (index in the shown machine) to open in the blend space editor.
+    pub open_blend_space: Option<usize>,
+}
+
 /// Draws and edits the document's shown machine.
-pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &crate::live::Playback) {
+pub fn show(
+    ui: &mut egui::Ui,
+    doc: &mut Document,
+    view: &mut View,
+    playback: &crate::live::Playback,
+) -> CanvasOutput {
+    let mut output = CanvasOutput::default();
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Graph canvas"));
     let rect = response.rect;
+    let centre = rect.center();
     painter.rect_filled(rect, 0.0, Color32::from_rgb(30, 32, 38));
     let Some(machine) = doc.machine().cloned() else {
         painter.text(
             rect.center(),
             Align2::CENTER_CENTER,
-            "this graph has no layers; add one",
+            "this graph has no layers; add one with + Layer",
             FontId::proportional(16.0),
             Color32::GRAY,
         );
-        return;
+        return output;
     };
+    if machine.states.is_empty() {
+        painter.text(
+            rect.center() + vec2(0.0, 60.0),
+            Align2::CENTER_CENTER,
+            "right-click to add a state",
+            FontId::proportional(15.0),
+            Color32::GRAY,
+        );
+    }
+    let modifiers = ui.input(|i| i.modifiers);
     // Navigation.
     let space = ui.input(|i| i.key_down(egui::Key::Space));
     if response.dragged_by(egui::PointerButton::Middle)
@@ -128,27 +243,23 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
             if let Some(cursor) = response.hover_pos() {
-                view.zoom_around(rect.center(), cursor, (scroll * 0.002).exp());
+                view.zoom_around(centre, cursor, (scroll * 0.002).exp());
             }
         }
     }
     let zoom = view.zoom;
     let prefix = doc.nesting_prefix();
     // A copy of the pan and zoom for this frame, so the closures leave `view` free to change.
-    let look = View { pan: view.pan, zoom: view.zoom, connecting: None };
-    let to_screen = |p: [f32; 2]| look.to_screen(rect.center(), p);
-    let to_graph = |p: Pos2| look.to_graph(rect.center(), p);
-    let box_at = |p: [f32; 2]| Rect::from_center_size(to_screen(p), BOX * zoom);
+    let look = View { pan: view.pan, zoom: view.zoom, ..Default::default() };
+    let box_at = |p: [f32; 2]| look.state_rect(centre, p);
     let any_rect = box_at(any_position(&machine));
-    let exit_rect = {
-        let max_x = machine.states.iter().map(|s| s.editor_position[0]).fold(0.0f32, f32::max);
-        box_at([max_x + 240.0, 0.0])
-    };
+    let nested = !doc.nesting.is_empty();
+    let exit_rect = box_at(exit_position(&machine));
     let state_rect = |name: &str| -> Option<Rect> {
         match name {
             ANY_STATE => Some(any_rect),
             EXIT_STATE => Some(exit_rect),
-            _ => machine.states.iter().find(|s| s.name == name).map(|s| box_at(s.editor_position)),
+            _ => machine.state(name).map(|s| box_at(s.editor_position)),
         }
     };
 
@@ -157,24 +268,22 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
     let mut clicked_transition = None;
     for (i, t) in machine.transitions.iter().enumerate() {
         let (Some(a), Some(b)) = (state_rect(&t.from), state_rect(&t.to)) else { continue };
-        let same: Vec<usize> = machine
-            .transitions
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.from == t.from && o.to == t.to)
-            .map(|(j, _)| j)
-            .collect();
+        if t.from == t.to {
+            continue;
+        }
+        let same = parallel_order(&machine, &t.from, &t.to);
         let order = same.iter().position(|&j| j == i).unwrap_or(0) as f32 - (same.len() as f32 - 1.0) / 2.0;
         let direction = (b.center() - a.center()).normalized();
         let normal = vec2(-direction.y, direction.x);
         let offset = normal * (order * 14.0 + if t.from < t.to { 6.0 } else { -6.0 }) * zoom;
-        let (start, end) = (a.center() + offset, b.center() + offset);
-        let start = clip_to_rect(a, start, direction);
-        let end = clip_to_rect(b, end, -direction);
+        let start = clip_to_rect(a, a.center() + offset, direction);
+        let end = clip_to_rect(b, b.center() + offset, -direction);
         let selected = doc.selection == Selection::Transition(i);
+        let base =
+            if t.from == ANY_STATE { Color32::from_rgb(160, 160, 190) } else { Color32::from_gray(170) };
         let stroke = Stroke::new(
             if selected { 3.0 } else { 1.6 },
-            if selected { Color32::from_rgb(255, 200, 80) } else { Color32::from_gray(170) },
+            if selected { Color32::from_rgb(255, 200, 80) } else { base },
         );
         painter.line_segment([start, end], stroke);
         if let Some(progress) = running_progress(playback, &prefix, &t.from, &t.to) {
@@ -182,14 +291,24 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
             painter.line_segment([start, start.lerp(end, progress.clamp(0.0, 1.0))], lit);
         }
         let head = 9.0 * zoom;
-        painter.line_segment([end, end - direction * head + normal * head * 0.5], stroke);
-        painter.line_segment([end, end - direction * head - normal * head * 0.5], stroke);
-        let label = t.summary();
-        if !label.is_empty() {
+        painter.add(Shape::convex_polygon(
+            vec![
+                end,
+                end - direction * head + normal * head * 0.5,
+                end - direction * head - normal * head * 0.5,
+            ],
+            stroke.color,
+            Stroke::NONE,
+        ));
+        let mut label = t.summary();
+        if t.priority != 0 {
+            label = format!("[p{}] {label}", t.priority);
+        }
+        if !label.trim().is_empty() {
             painter.text(
                 start.lerp(end, 0.5) + normal * 8.0 * zoom,
                 Align2::CENTER_CENTER,
-                label,
+                label.trim(),
                 font.clone(),
                 Color32::from_gray(210),
             );
@@ -203,10 +322,14 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
         }
     }
 
-    // The Any State and exit boxes.
-    for (r, text) in [(any_rect, "Any State"), (exit_rect, if doc.nesting.is_empty() { "" } else { "Exit" })]
-    {
-        if text.is_empty() {
+    // The Any State box (a drag source for `*` transitions) and a sub-machine's Exit box.
+    let any_response = ui.interact(any_rect, response.id.with("any-state"), Sense::drag());
+    any_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, "Any State"));
+    if any_response.drag_started() {
+        view.connecting = Some(ANY_STATE.to_string());
+    }
+    for (r, text, show_it) in [(any_rect, "Any State", true), (exit_rect, "Exit", nested)] {
+        if !show_it {
             continue;
         }
         painter.rect_filled(r, CornerRadius::same(10), Color32::from_rgb(70, 70, 76));
@@ -221,11 +344,13 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
 
     // States.
     let mut clicked_state = None;
+    let pointer = ui.input(|i| i.pointer.latest_pos());
     for (i, state) in machine.states.iter().enumerate() {
         let r = box_at(state.editor_position);
-        let id = response.id.with(("state", i));
-        let state_response = ui.interact(r, id, Sense::click_and_drag());
-        let selected = doc.selection == Selection::State(i);
+        let state_response = ui.interact(r, response.id.with(("state", i)), Sense::click_and_drag());
+        let label = format!("{} ({})", state.name, kind_label(&state.kind));
+        state_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
+        let selected = doc.selection.has_state(i);
         let playing =
             playback.current.as_deref().is_some_and(|p| crate::live::path_shows(p, &prefix, &state.name));
         if playing {
@@ -238,6 +363,16 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
             }
         }
         painter.rect_filled(r, CornerRadius::same(10), colour(&state.kind));
+        if playing {
+            // Normalised time as a bar along the bottom edge (the fraction of the current loop).
+            let t = playback.normalised_time;
+            let fraction = if t >= 1.0 && t.fract() == 0.0 { 1.0 } else { t.fract().abs() };
+            let bar = Rect::from_min_size(
+                r.left_bottom() + vec2(8.0 * zoom, -6.0 * zoom),
+                vec2((r.width() - 16.0 * zoom) * fraction, 3.0 * zoom),
+            );
+            painter.rect_filled(bar, 1.0, Color32::from_rgb(120, 220, 255));
+        }
         if selected {
             painter.rect_stroke(
                 r,
@@ -248,144 +383,203 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, view: &mut View, playback: &c
         }
         if state.name == machine.entry {
             let m = r.left_center();
-            painter.add(egui::Shape::convex_polygon(
+            painter.add(Shape::convex_polygon(
                 vec![m + vec2(-14.0, -8.0) * zoom, m + vec2(-2.0, 0.0) * zoom, m + vec2(-14.0, 8.0) * zoom],
                 Color32::from_rgb(90, 200, 110),
                 Stroke::NONE,
             ));
         }
+        let icon = Rect::from_min_size(r.left_center() + vec2(10.0, -8.0) * zoom, vec2(16.0, 16.0) * zoom);
+        paint_icon(&painter, icon, &state.kind);
         painter.text(
-            r.center(),
+            r.center() + vec2(10.0 * zoom, 0.0),
             Align2::CENTER_CENTER,
-            format!("{} {}", icon(&state.kind), state.name).trim().to_string(),
+            &state.name,
             FontId::proportional(14.0 * zoom),
             Color32::WHITE,
         );
-        let shift = ui.input(|i| i.modifiers.shift);
-        if state_response.drag_started() {
-            if shift {
-                view.connecting = Some(i);
+        if pointer.is_some_and(|p| on_edge(r, p)) && view.connecting.is_none() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Crosshair);
+        }
+        if state_response.drag_started_by(egui::PointerButton::Primary) && !space {
+            let origin = ui.input(|inp| inp.pointer.press_origin()).unwrap_or(r.center());
+            if modifiers.shift || on_edge(r, origin) {
+                view.connecting = Some(state.name.clone());
             } else {
+                if !selected {
+                    doc.selection = Selection::state(i);
+                }
                 doc.checkpoint();
             }
         }
-        if state_response.dragged() && view.connecting.is_none() && !space {
+        if state_response.dragged_by(egui::PointerButton::Primary) && view.connecting.is_none() && !space {
             let delta = state_response.drag_delta() / zoom;
-            if let Some(m) = doc.machine_untracked() {
-                let p = &mut m.states[i].editor_position;
-                *p = [p[0] + delta.x, p[1] + delta.y];
-            }
+            doc.move_selected_untracked([delta.x, delta.y]);
         }
         if state_response.clicked() {
             clicked_state = Some(i);
         }
         if state_response.double_clicked() {
+            match state.kind {
+                StateKind::SubMachine(_) => {
+                    doc.nesting.push(i);
+                    doc.selection = Selection::None;
+                    return output;
+                }
+                StateKind::BlendSpace1D(_) | StateKind::BlendSpace2D(_) => output.open_blend_space = Some(i),
+                StateKind::Clip(_) => {}
+            }
+        }
+        state_response.context_menu(|ui| {
+            if !doc.selection.has_state(i) {
+                doc.selection = Selection::state(i);
+            }
+            if machine.entry != state.name && ui.button("Make entry state").clicked() {
+                let name = state.name.clone();
+                doc.edit_machine(|m| m.entry = name);
+                ui.close();
+            }
             if let StateKind::SubMachine(_) = state.kind {
-                doc.nesting.push(i);
-                doc.selection = Selection::None;
-                return;
+                if ui.button("Enter sub-machine").clicked() {
+                    doc.nesting.push(i);
+                    doc.selection = Selection::None;
+                    ui.close();
+                }
+            }
+            if matches!(state.kind, StateKind::BlendSpace1D(_) | StateKind::BlendSpace2D(_))
+                && ui.button("Edit blend space").clicked()
+            {
+                output.open_blend_space = Some(i);
+                ui.close();
+            }
+            if ui.button("Duplicate").clicked() {
+                doc.duplicate_selection();
+                ui.close();
+            }
+            if ui.button("Delete").clicked() {
+                doc.delete_selection();
+                ui.close();
+            }
+        });
+    }
+
+    // A transition being dragged out: a rubber line, and a new transition on release over
+    // another state (or a sub-machine's Exit box).
+    if let Some(from) = view.connecting.clone() {
+        if let (Some(p), Some(a)) = (pointer, state_rect(&from)) {
+            painter.line_segment([a.center(), p], Stroke::new(2.0, Color32::from_rgb(255, 200, 80)));
+        }
+        if ui.input(|i| i.pointer.any_released()) {
+            view.connecting = None;
+            let target = pointer
+                .and_then(|p| state_at(&machine, &look, centre, p))
+                .map(|t| machine.states[t].name.clone());
+            let target = target.or_else(|| {
+                (nested && pointer.is_some_and(|p| exit_rect.contains(p))).then(|| EXIT_STATE.to_string())
+            });
+            if let Some(to) = target.filter(|to| *to != from) {
+                doc.connect(&from, &to);
             }
         }
     }
 
-    // Shift+drag from a state: a new transition on release over another.
-    if let Some(from) = view.connecting {
-        let pointer = ui.input(|i| i.pointer.latest_pos());
-        if let Some(p) = pointer {
-            painter.line_segment(
-                [box_at(machine.states[from].editor_position).center(), p],
-                Stroke::new(2.0, Color32::from_rgb(255, 200, 80)),
-            );
-        }
+    // A selection rectangle dragged on the background.
+    if response.drag_started_by(egui::PointerButton::Primary) && !space && view.connecting.is_none() {
+        let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or(centre);
+        view.band = Some(look.to_graph(centre, origin));
+    }
+    if let Some(start) = view.band {
+        let a = look.to_screen(centre, [start.x, start.y]);
+        let b = pointer.unwrap_or(a);
+        let band = Rect::from_two_pos(a, b);
+        painter.rect(
+            band,
+            0.0,
+            Color32::from_rgba_unmultiplied(255, 200, 80, 24),
+            Stroke::new(1.0, Color32::from_rgb(255, 200, 80)),
+            StrokeKind::Inside,
+        );
         if ui.input(|i| i.pointer.any_released()) {
-            view.connecting = None;
-            let target = pointer.and_then(|p| state_at(&machine, &look, rect.center(), p));
-            let target_name = match target {
-                Some(t) => Some(machine.states[t].name.clone()),
-                None if pointer.is_some_and(|p| exit_rect.contains(p)) && !doc.nesting.is_empty() => {
-                    Some(EXIT_STATE.to_string())
-                }
-                None => None,
-            };
-            if let Some(to) = target_name {
-                let from_name = machine.states[from].name.clone();
-                doc.edit_machine(|m| {
-                    m.transitions.push(GraphTransition { from: from_name, to, ..Default::default() })
-                });
-                doc.selection = Selection::Transition(machine.transitions.len());
+            view.band = None;
+            let mut chosen = states_in(&machine, &look, centre, band);
+            if modifiers.shift || modifiers.command {
+                chosen.extend_from_slice(doc.selection.states());
+                chosen.sort_unstable();
+                chosen.dedup();
             }
+            doc.selection = if chosen.is_empty() { Selection::None } else { Selection::States(chosen) };
         }
     }
 
     if let Some(i) = clicked_state {
-        doc.selection = Selection::State(i);
+        if modifiers.command {
+            doc.selection.toggle_state(i);
+        } else if modifiers.shift {
+            if !doc.selection.has_state(i) {
+                doc.selection.toggle_state(i);
+            }
+        } else {
+            doc.selection = Selection::state(i);
+        }
     } else if let Some(i) = clicked_transition {
         doc.selection = Selection::Transition(i);
     } else if response.clicked() {
         doc.selection = Selection::None;
     }
 
-    // Adding states from a context menu.
+    // Adding states from the background's context menu.
     type MakeKind = fn() -> StateKind;
-    let menu_at = response.interact_pointer_pos().map(to_graph).unwrap_or_default();
+    if response.secondary_clicked() {
+        if let Some(p) = response.interact_pointer_pos() {
+            view.menu_at = look.to_graph(centre, p);
+        }
+    }
+    let menu_at = view.menu_at;
     response.context_menu(|ui| {
         let kinds: [(&str, MakeKind); 4] = [
             ("Add clip state", || StateKind::Clip(ClipState::default())),
             ("Add 1D blend space", || StateKind::BlendSpace1D(BlendSpace1D::default())),
             ("Add 2D blend space", || StateKind::BlendSpace2D(BlendSpace2D::default())),
-            ("Add sub-machine", || StateKind::SubMachine(GraphMachine::default())),
+            ("Add sub-machine", || StateKind::SubMachine(Default::default())),
         ];
         for (label, make) in kinds {
             if ui.button(label).clicked() {
-                let name = unique_name(&machine, "State");
-                let position = [menu_at.x, menu_at.y];
-                doc.edit_machine(|m| {
-                    let mut state = GraphState::new(name.clone(), make());
-                    state.editor_position = position;
-                    if m.entry.is_empty() {
-                        m.entry = name;
-                    }
-                    m.states.push(state);
-                });
-                doc.selection = Selection::State(machine.states.len());
+                doc.add_state(make(), [menu_at.x, menu_at.y]);
                 ui.close();
             }
         }
+        ui.separator();
+        if ui.button("Select all").clicked() {
+            doc.select_all();
+            ui.close();
+        }
     });
 
-    // Delete the selection.
-    if ui.input(|i| i.key_pressed(egui::Key::Delete)) && !ui.ctx().egui_wants_keyboard_input() {
-        delete_selection(doc);
+    // Keys, when no text field has them.
+    if ui.rect_contains_pointer(rect) && !ui.ctx().egui_wants_keyboard_input() {
+        let (delete, duplicate, all, frame) = ui.input_mut(|i| {
+            (
+                i.consume_key(egui::Modifiers::NONE, egui::Key::Delete)
+                    || i.consume_key(egui::Modifiers::NONE, egui::Key::Backspace),
+                i.consume_key(egui::Modifiers::COMMAND, egui::Key::D),
+                i.consume_key(egui::Modifiers::COMMAND, egui::Key::A),
+                i.consume_key(egui::Modifiers::NONE, egui::Key::F),
+            )
+        });
+        if delete {
+            doc.delete_selection();
+        }
+        if duplicate {
+            doc.duplicate_selection();
+        }
+        if all {
+            doc.select_all();
+        }
+        if frame {
+            frame_all(view, &machine, rect.size());
+        }
     }
-}
-
-/// Removes the selected state (with its transitions) or transition.
-pub fn delete_selection(doc: &mut Document) {
-    match doc.selection {
-        Selection::State(i) => doc.edit_machine(|m| {
-            let name = m.states.remove(i).name;
-            m.transitions.retain(|t| t.from != name && t.to != name);
-            if m.entry == name {
-                m.entry = m.states.first().map(|s| s.name.clone()).unwrap_or_default();
-            }
-        }),
-        Selection::Transition(i) => doc.edit_machine(|m| {
-            m.transitions.remove(i);
-        }),
-        Selection::None => return,
-    }
-    doc.selection = Selection::None;
-}
-
-/// `base`, or `base 2`, `base 3`... whichever is free in the machine.
-pub fn unique_name(machine: &GraphMachine, base: &str) -> String {
-    let mut name = base.to_string();
-    let mut n = 2;
-    while machine.states.iter().any(|s| s.name == name) {
-        name = format!("{base} {n}");
-        n += 1;
-    }
-    name
+    output
 }
 
 fn clip_to_rect(r: Rect, from: Pos2, direction: Vec2) -> Pos2 {
@@ -417,15 +611,27 @@ fn running_progress(playback: &crate::live::Playback, prefix: &str, from: &str, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use animgraph::graph::{GraphState, GraphTransition};
 
     fn views() -> Vec<View> {
         let mut out = Vec::new();
         for zoom in [0.2, 0.5, 1.0, 1.7, 3.0] {
             for pan in [vec2(0.0, 0.0), vec2(-350.0, 120.5), vec2(1e3, -2e3)] {
-                out.push(View { pan, zoom, connecting: None });
+                out.push(View { pan, zoom, ..Default::default() });
             }
         }
         out
+    }
+
+    fn three_states() -> GraphMachine {
+        let mut machine = GraphMachine::default();
+        for (name, x) in [("A", -200.0), ("B", 0.0), ("C", 300.0)] {
+            machine.states.push(GraphState {
+                editor_position: [x, 50.0],
+                ..GraphState::new(name, StateKind::Clip(ClipState::default()))
+            });
+        }
+        machine
     }
 
     #[test]
@@ -459,13 +665,7 @@ mod tests {
     #[test]
     fn hit_testing_finds_the_state_drawn_at_a_point_and_nothing_between() {
         let centre = Pos2::new(640.0, 400.0);
-        let mut machine = GraphMachine::default();
-        for (name, x) in [("A", -200.0), ("B", 0.0), ("C", 300.0)] {
-            machine.states.push(GraphState {
-                editor_position: [x, 50.0],
-                ..GraphState::new(name, StateKind::Clip(ClipState::default()))
-            });
-        }
+        let machine = three_states();
         for view in views() {
             for (i, s) in machine.states.iter().enumerate() {
                 assert_eq!(
@@ -476,5 +676,50 @@ mod tests {
             // Half-way between B and C is empty at every zoom (the gap is 300 - 150 graph units).
             assert_eq!(state_at(&machine, &view, centre, view.to_screen(centre, [150.0, 50.0])), None);
         }
+    }
+
+    #[test]
+    fn a_band_selects_the_states_it_touches() {
+        let centre = Pos2::new(640.0, 400.0);
+        let machine = three_states();
+        for view in views() {
+            let band = Rect::from_two_pos(
+                view.to_screen(centre, [-210.0, 40.0]),
+                view.to_screen(centre, [10.0, 60.0]),
+            );
+            assert_eq!(states_in(&machine, &view, centre, band), vec![0, 1]);
+            let empty = Rect::from_two_pos(
+                view.to_screen(centre, [140.0, 40.0]),
+                view.to_screen(centre, [160.0, 60.0]),
+            );
+            assert!(states_in(&machine, &view, centre, empty).is_empty());
+        }
+    }
+
+    #[test]
+    fn the_edge_band_is_inside_the_box_and_leaves_a_body_to_drag() {
+        let r = Rect::from_center_size(Pos2::new(100.0, 100.0), BOX);
+        assert!(on_edge(r, Pos2::new(r.left() + 2.0, 100.0)));
+        assert!(on_edge(r, Pos2::new(150.0, r.top() + 1.0)));
+        assert!(!on_edge(r, r.center()));
+        assert!(!on_edge(r, Pos2::new(r.left() - 1.0, 100.0)));
+        let small = Rect::from_center_size(Pos2::new(0.0, 0.0), BOX * 0.2);
+        assert!(!on_edge(small, small.center()));
+    }
+
+    #[test]
+    fn parallel_transitions_are_ordered_by_priority_then_list_order() {
+        let mut machine = three_states();
+        for priority in [0, 2, 0, 5] {
+            machine.transitions.push(GraphTransition {
+                from: "A".into(),
+                to: "B".into(),
+                priority,
+                ..Default::default()
+            });
+        }
+        machine.transitions.push(GraphTransition { from: "B".into(), to: "A".into(), ..Default::default() });
+        assert_eq!(parallel_order(&machine, "A", "B"), vec![3, 1, 0, 2]);
+        assert_eq!(parallel_order(&machine, "B", "A"), vec![4]);
     }
 }

@@ -1,20 +1,73 @@
-//! A document: one graph open in a tab, with its undo history and where the canvas looks.
+//! A document: one graph open in a tab, with its undo history, where the canvas looks, and
+//! what is on disk. UI-free, so every edit is tested on its own.
+//!
+//! Every change goes through [`Document::edit_graph`] / [`Document::edit_machine`] (one undo
+//! step each) or their `_coalesced` forms (one step for a whole drag or a run of typing in one
+//! field), or through the named structural operations below, which keep references consistent
+//! by calling the runtime's own rules (`GraphMachine::rename_state`, `remove_states`,
+//! `AnimationGraph::rename_parameter`, `set_parameter_type`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use animgraph::AnimationGraph;
-use animgraph::graph::{GraphIssue, GraphMachine, StateKind, validate};
+use animgraph::graph::{
+    ANY_STATE, GraphIssue, GraphLayer, GraphMachine, GraphParameter, GraphState, GraphTransition,
+    ParameterType, StateKind, validate,
+};
 use animgraph::mres;
+use animgraph::watch::FileWatch;
 
 /// What is selected on the canvas.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum Selection {
-    /// Nothing.
+    /// Nothing (the inspector shows the layer and graph settings).
+    #[default]
     None,
-    /// A state of the shown machine (index).
-    State(usize),
+    /// States of the shown machine (indices, ascending, at least one).
+    States(Vec<usize>),
     /// A transition of the shown machine (index).
     Transition(usize),
+}
+
+impl Selection {
+    /// One state.
+    pub fn state(index: usize) -> Selection {
+        Selection::States(vec![index])
+    }
+
+    /// The selected states (empty unless states are selected).
+    pub fn states(&self) -> &[usize] {
+        match self {
+            Selection::States(s) => s,
+            _ => &[],
+        }
+    }
+
+    /// The state, when exactly one is selected.
+    pub fn single_state(&self) -> Option<usize> {
+        match self.states() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
+    /// Whether the state is selected.
+    pub fn has_state(&self, index: usize) -> bool {
+        self.states().contains(&index)
+    }
+
+    /// Adds the state to the selection, or removes it when it is already there.
+    pub fn toggle_state(&mut self, index: usize) {
+        let mut states = self.states().to_vec();
+        match states.iter().position(|&s| s == index) {
+            Some(at) => {
+                states.remove(at);
+            }
+            None => states.push(index),
+        }
+        states.sort_unstable();
+        *self = if states.is_empty() { Selection::None } else { Selection::States(states) };
+    }
 }
 
 /// A graph being edited.
@@ -25,7 +78,7 @@ pub struct Document {
     pub graph: AnimationGraph,
     undo: Vec<AnimationGraph>,
     redo: Vec<AnimationGraph>,
-    /// Bumped by every edit.
+    /// Bumped by every edit, undo and redo.
     pub version: u64,
     saved_version: u64,
     /// The layer shown.
@@ -34,25 +87,40 @@ pub struct Document {
     pub nesting: Vec<usize>,
     /// The canvas selection.
     pub selection: Selection,
-    /// The last load/save message.
+    /// The last load/save/edit message.
     pub status: String,
     /// The validator's findings and the version they were computed for.
     problems: Option<(u64, Vec<GraphIssue>)>,
+    /// The key of a coalescing edit in progress (a drag, typing in one field).
+    coalescing: Option<u64>,
+    /// The file's text as this document last loaded or saved it.
+    disk_text: Option<String>,
+    watch: Option<FileWatch>,
 }
 
 /// Most undo steps kept.
-const UNDO_LIMIT: usize = 200;
+pub const UNDO_LIMIT: usize = 200;
+
+/// How far a duplicate lands from its original, in graph units.
+pub const DUPLICATE_OFFSET: [f32; 2] = [40.0, 40.0];
 
 impl Document {
-    /// Opens a `.mres` file.
+    /// Opens a `.mres` file. A graph with semantic errors opens (the problems panel lists them);
+    /// a file whose structure cannot be read is refused with every error.
     pub fn open(path: PathBuf) -> Result<Document, String> {
-        let loaded = mres::load_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let status = if loaded.warnings.is_empty() {
-            format!("opened {}", path.display())
-        } else {
-            format!("opened {} with {} warnings", path.display(), loaded.warnings.len())
+        let text = mres::read_text(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let loaded = mres::load_str_editable(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let errors = loaded.warnings.iter().filter(|d| d.is_error()).count();
+        let warnings = loaded.warnings.len() - errors;
+        let status = match (errors, warnings) {
+            (0, 0) => format!("opened {}", path.display()),
+            (0, w) => format!("opened {} with {w} warning(s)", path.display()),
+            (e, _) => format!("opened {}: it has {e} error(s), listed in Problems", path.display()),
         };
-        Ok(Document::new(loaded.graph, Some(path), status))
+        let mut doc = Document::new(loaded.graph, Some(path.clone()), status);
+        doc.disk_text = Some(text);
+        doc.watch = Some(FileWatch::new_default(path));
+        Ok(doc)
     }
 
     /// A document for a graph.
@@ -69,7 +137,20 @@ impl Document {
             selection: Selection::None,
             status,
             problems: None,
+            coalescing: None,
+            disk_text: None,
+            watch: None,
         }
+    }
+
+    /// A new, unsaved graph: a fresh uid and one empty Base layer.
+    pub fn untitled() -> Document {
+        let graph = AnimationGraph {
+            uid: mres::new_uid(),
+            layers: vec![GraphLayer::default()],
+            ..Default::default()
+        };
+        Document::new(graph, None, "new graph: right-click the canvas to add states".into())
     }
 
     /// The tab title (`*` when unsaved).
@@ -131,12 +212,12 @@ impl Document {
         let mut selection = Selection::None;
         for part in parts {
             if part == "Machine" {
-                if let Selection::State(i) = selection {
+                if let Some(i) = selection.single_state() {
                     nesting.push(i);
                 }
                 selection = Selection::None;
             } else if let Some(i) = index(part, "States") {
-                selection = Selection::State(i);
+                selection = Selection::state(i);
             } else if let Some(i) = index(part, "Transitions") {
                 selection = Selection::Transition(i);
                 break;
@@ -144,12 +225,12 @@ impl Document {
                 break;
             }
         }
-        let saved = (self.layer, std::mem::take(&mut self.nesting), self.selection);
+        let saved = (self.layer, std::mem::take(&mut self.nesting), self.selection.clone());
         self.layer = layer;
         self.nesting = nesting;
-        let exists = self.machine().is_some_and(|m| match selection {
-            Selection::State(i) => i < m.states.len(),
-            Selection::Transition(i) => i < m.transitions.len(),
+        let exists = self.machine().is_some_and(|m| match &selection {
+            Selection::States(s) => s.iter().all(|&i| i < m.states.len()),
+            Selection::Transition(i) => *i < m.transitions.len(),
             Selection::None => false,
         });
         if exists {
@@ -183,14 +264,27 @@ impl Document {
         Some(machine)
     }
 
+    // ----- history -------------------------------------------------------------------------
+
     /// Records the graph for undo before a change (call once per user action).
     pub fn checkpoint(&mut self) {
+        self.coalescing = None;
+        self.push_undo();
+    }
+
+    fn push_undo(&mut self) {
         self.undo.push(self.graph.clone());
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
         }
         self.redo.clear();
         self.version += 1;
+    }
+
+    /// One undoable edit of the whole graph.
+    pub fn edit_graph(&mut self, f: impl FnOnce(&mut AnimationGraph)) {
+        self.checkpoint();
+        f(&mut self.graph);
     }
 
     /// One undoable edit of the shown machine.
@@ -202,21 +296,39 @@ impl Document {
         }
     }
 
-    /// Changes the shown machine without a new undo step (during a drag that began with
-    /// [`checkpoint`](Self::checkpoint)).
-    pub fn machine_untracked(&mut self) -> Option<&mut GraphMachine> {
-        let (layer, nesting) = (self.layer, self.nesting.clone());
-        Self::machine_of(&mut self.graph, layer, &nesting)
+    /// An edit that joins the previous one when it had the same `key` and no other edit or
+    /// [`break_coalescing`](Self::break_coalescing) came between: a slider drag or a run of
+    /// keystrokes in one field is one undo step.
+    pub fn edit_graph_coalesced(&mut self, key: u64, f: impl FnOnce(&mut AnimationGraph)) {
+        if self.coalescing != Some(key) {
+            self.push_undo();
+            self.coalescing = Some(key);
+        } else {
+            self.redo.clear();
+            self.version += 1;
+        }
+        f(&mut self.graph);
     }
 
-    /// One undoable edit of the whole graph.
-    pub fn edit_graph(&mut self, f: impl FnOnce(&mut AnimationGraph)) {
-        self.checkpoint();
-        f(&mut self.graph);
+    /// [`edit_graph_coalesced`](Self::edit_graph_coalesced) on the shown machine.
+    pub fn edit_machine_coalesced(&mut self, key: u64, f: impl FnOnce(&mut GraphMachine)) {
+        let (layer, nesting) = (self.layer, self.nesting.clone());
+        self.edit_graph_coalesced(key, |g| {
+            if let Some(m) = Self::machine_of(g, layer, &nesting) {
+                f(m);
+            }
+        });
+    }
+
+    /// Ends a coalescing edit (the UI calls this when no pointer button is held and no field
+    /// has focus).
+    pub fn break_coalescing(&mut self) {
+        self.coalescing = None;
     }
 
     /// Undoes the last edit.
     pub fn undo(&mut self) {
+        self.coalescing = None;
         if let Some(previous) = self.undo.pop() {
             self.redo.push(std::mem::replace(&mut self.graph, previous));
             self.version += 1;
@@ -226,6 +338,7 @@ impl Document {
 
     /// Redoes the last undone edit.
     pub fn redo(&mut self) {
+        self.coalescing = None;
         if let Some(next) = self.redo.pop() {
             self.undo.push(std::mem::replace(&mut self.graph, next));
             self.version += 1;
@@ -241,108 +354,726 @@ impl Document {
     /// Keeps the layer, nesting and selection pointing at things that exist.
     pub fn repair_view(&mut self) {
         if self.layer >= self.graph.layers.len() {
-            self.layer = 0;
+            self.layer = self.graph.layers.len().saturating_sub(1);
             self.nesting.clear();
         }
         while !self.nesting.is_empty() && self.machine().is_none() {
             self.nesting.pop();
         }
         let (states, transitions) = self.machine().map_or((0, 0), |m| (m.states.len(), m.transitions.len()));
-        self.selection = match self.selection {
-            Selection::State(i) if i < states => Selection::State(i),
+        self.selection = match std::mem::take(&mut self.selection) {
+            Selection::States(mut s) => {
+                s.retain(|&i| i < states);
+                if s.is_empty() { Selection::None } else { Selection::States(s) }
+            }
             Selection::Transition(i) if i < transitions => Selection::Transition(i),
             _ => Selection::None,
         };
     }
 
-    /// Saves atomically to the document's path.
+    // ----- files ---------------------------------------------------------------------------
+
+    /// Saves atomically to the document's path. An invalid graph is saved too (work is never
+    /// lost); the status then says how many errors it has.
     pub fn save(&mut self) -> Result<(), String> {
         let path = self.path.clone().ok_or("the graph has no file yet; use Save as")?;
-        mres::save_file(&self.graph, &path).map_err(|e| e.to_string())?;
+        let text = mres::save_to_string(&self.graph);
+        mres::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
         self.saved_version = self.version;
-        self.status = format!("saved {}", path.display());
+        self.disk_text = Some(text);
+        let errors =
+            self.problems().iter().filter(|p| p.severity == animgraph::graph::Severity::Error).count();
+        self.status = if errors == 0 {
+            format!("saved {}", path.display())
+        } else {
+            format!(
+                "saved {}, but it has {errors} error(s): games cannot load it until they are fixed (see Problems)",
+                path.display()
+            )
+        };
         Ok(())
+    }
+
+    /// Saves to a new path, which the document then belongs to (and watches).
+    pub fn save_as(&mut self, path: PathBuf) -> Result<(), String> {
+        let previous = self.path.replace(path.clone());
+        match self.save() {
+            Ok(()) => {
+                self.watch = Some(FileWatch::new_default(path));
+                Ok(())
+            }
+            Err(e) => {
+                self.path = previous;
+                Err(e)
+            }
+        }
+    }
+
+    /// The file's new text when it changed on disk since this document loaded or saved it
+    /// (another program, a version-control checkout). Cheap when nothing changed.
+    pub fn changed_on_disk(&mut self) -> Option<String> {
+        let watch = self.watch.as_mut()?;
+        if !watch.changed() {
+            return None;
+        }
+        watch.acknowledge();
+        let text = mres::read_text(watch.path()).ok()?;
+        (Some(&text) != self.disk_text.as_ref()).then_some(text)
+    }
+
+    /// Replaces the graph with the file's text `text` as one undoable step (so a reload can be
+    /// undone back to the edits it replaced); the document is then clean.
+    pub fn reload_from(&mut self, text: String) -> Result<(), String> {
+        let path = self.path.clone().unwrap_or_default();
+        let loaded = mres::load_str_editable(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.edit_graph(|g| *g = loaded.graph);
+        self.saved_version = self.version;
+        self.disk_text = Some(text);
+        self.repair_view();
+        self.status =
+            format!("reloaded {} (changed on disk; Ctrl+Z returns to the previous graph)", path.display());
+        Ok(())
+    }
+
+    /// Marks `text` as what is on disk without reloading (the user kept their version).
+    pub fn keep_over_disk(&mut self, text: String) {
+        self.disk_text = Some(text);
+        self.saved_version = u64::MAX; // dirty until saved over the disk's version
+    }
+
+    /// Whether the document's file is `path` (compared canonically when both exist).
+    pub fn is_file(&self, path: &Path) -> bool {
+        let Some(own) = &self.path else { return false };
+        match (own.canonicalize(), path.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => own == path,
+        }
+    }
+
+    // ----- states and transitions of the shown machine -------------------------------------
+
+    /// Adds a state of `kind` at `position` (named `State`, `State 2`, ...; the first state of
+    /// a machine becomes its entry) and selects it. Returns its index.
+    pub fn add_state(&mut self, kind: StateKind, position: [f32; 2]) -> Option<usize> {
+        let machine = self.machine()?;
+        let name = machine.unique_state_name("State");
+        let index = machine.states.len();
+        self.edit_machine(|m| {
+            let mut state = GraphState::new(name.clone(), kind);
+            state.editor_position = position;
+            if m.entry.is_empty() {
+                m.entry = name;
+            }
+            m.states.push(state);
+        });
+        self.selection = Selection::state(index);
+        Some(index)
+    }
+
+    /// Adds a transition `from -> to` (state names, `*` or `<exit>`) and selects it.
+    pub fn connect(&mut self, from: &str, to: &str) -> Option<usize> {
+        let index = self.machine()?.transitions.len();
+        let transition = GraphTransition { from: from.to_string(), to: to.to_string(), ..Default::default() };
+        self.edit_machine(|m| m.transitions.push(transition));
+        self.selection = Selection::Transition(index);
+        Some(index)
+    }
+
+    /// Removes the selected states (with their transitions) or the selected transition.
+    pub fn delete_selection(&mut self) {
+        match self.selection.clone() {
+            Selection::States(states) => self.edit_machine(|m| m.remove_states(&states)),
+            Selection::Transition(i) => self.edit_machine(|m| {
+                if i < m.transitions.len() {
+                    m.transitions.remove(i);
+                }
+            }),
+            Selection::None => return,
+        }
+        self.selection = Selection::None;
+    }
+
+    /// Copies the selected states (unique names, offset by [`DUPLICATE_OFFSET`]) with the
+    /// transitions among them, and selects the copies.
+    pub fn duplicate_selection(&mut self) {
+        let Some(machine) = self.machine().cloned() else { return };
+        let originals: Vec<usize> =
+            self.selection.states().iter().copied().filter(|&i| i < machine.states.len()).collect();
+        if originals.is_empty() {
+            return;
+        }
+        let mut scratch = machine.clone();
+        let mut renamed = Vec::new();
+        for &i in &originals {
+            let mut copy = machine.states[i].clone();
+            let base = format!("{} copy", copy.name);
+            copy.name = scratch.unique_state_name(&base);
+            copy.editor_position = [
+                copy.editor_position[0] + DUPLICATE_OFFSET[0],
+                copy.editor_position[1] + DUPLICATE_OFFSET[1],
+            ];
+            renamed.push((machine.states[i].name.clone(), copy.name.clone()));
+            scratch.states.push(copy);
+        }
+        let new_name = |old: &str| renamed.iter().find(|(o, _)| o == old).map(|(_, n)| n.clone());
+        let copies: Vec<GraphTransition> = machine
+            .transitions
+            .iter()
+            .filter_map(|t| {
+                let (from, to) = (new_name(&t.from)?, new_name(&t.to)?);
+                Some(GraphTransition { from, to, ..t.clone() })
+            })
+            .collect();
+        let first = machine.states.len();
+        let added: Vec<GraphState> = scratch.states.split_off(first);
+        let count = added.len();
+        self.edit_machine(|m| {
+            m.states.extend(added);
+            m.transitions.extend(copies);
+        });
+        self.selection = Selection::States((first..first + count).collect());
+    }
+
+    /// Moves the selected states by `delta` graph units without an undo step (a drag records
+    /// one [`checkpoint`](Self::checkpoint) when it starts).
+    pub fn move_selected_untracked(&mut self, delta: [f32; 2]) {
+        let states = self.selection.states().to_vec();
+        let (layer, nesting) = (self.layer, self.nesting.clone());
+        // Positions change neither validation nor playback, so the version stays.
+        if let Some(m) = Self::machine_of(&mut self.graph, layer, &nesting) {
+            for i in states {
+                if let Some(s) = m.states.get_mut(i) {
+                    s.editor_position = [s.editor_position[0] + delta[0], s.editor_position[1] + delta[1]];
+                }
+            }
+        }
+    }
+
+    /// Selects every state of the shown machine.
+    pub fn select_all(&mut self) {
+        let n = self.machine().map_or(0, |m| m.states.len());
+        self.selection = if n == 0 { Selection::None } else { Selection::States((0..n).collect()) };
+    }
+
+    /// Renames a state of the shown machine, keeping its transitions and the entry pointing at
+    /// it. Refuses reserved, empty and taken names.
+    pub fn rename_state(&mut self, index: usize, new: &str) -> Result<(), String> {
+        let new = new.trim();
+        let machine = self.machine().ok_or("no machine is shown")?;
+        let old = machine.states.get(index).ok_or("no such state")?.name.clone();
+        if old == new {
+            return Ok(());
+        }
+        if new.is_empty() || new == ANY_STATE || new == animgraph::graph::EXIT_STATE || new.contains('/') {
+            return Err(format!(
+                "cannot rename `{old}` to `{new}`: empty, \"*\", \"<exit>\" and names with '/' are reserved"
+            ));
+        }
+        if machine.state(new).is_some() {
+            return Err(format!("cannot rename `{old}` to `{new}`: another state has that name"));
+        }
+        self.edit_machine(|m| {
+            m.rename_state(index, new);
+        });
+        self.status = format!("renamed state `{old}` to `{new}`");
+        Ok(())
+    }
+
+    // ----- layers --------------------------------------------------------------------------
+
+    /// Adds an empty layer (`Layer 2`, ...) after the others and shows it.
+    pub fn add_layer(&mut self) {
+        let mut n = self.graph.layers.len() + 1;
+        let mut name = format!("Layer {n}");
+        while self.graph.layers.iter().any(|l| l.name == name) {
+            n += 1;
+            name = format!("Layer {n}");
+        }
+        self.edit_graph(|g| g.layers.push(GraphLayer { name, ..Default::default() }));
+        self.show_layer(self.graph.layers.len() - 1);
+    }
+
+    /// Removes a layer (the last one cannot go: a graph needs a base layer).
+    pub fn remove_layer(&mut self, index: usize) {
+        if self.graph.layers.len() <= 1 || index >= self.graph.layers.len() {
+            return;
+        }
+        self.edit_graph(|g| {
+            g.layers.remove(index);
+        });
+        self.show_layer(index.min(self.graph.layers.len() - 1));
+    }
+
+    /// Moves a layer to position `to` (layer order is blend order) and keeps showing it.
+    pub fn move_layer(&mut self, from: usize, to: usize) {
+        let n = self.graph.layers.len();
+        if from >= n || to >= n || from == to {
+            return;
+        }
+        self.edit_graph(|g| {
+            let layer = g.layers.remove(from);
+            g.layers.insert(to, layer);
+        });
+        self.show_layer(to);
+    }
+
+    /// Shows a layer's machine (not an edit).
+    pub fn show_layer(&mut self, index: usize) {
+        self.layer = index;
+        self.nesting.clear();
+        self.selection = Selection::None;
+    }
+
+    // ----- parameters ----------------------------------------------------------------------
+
+    /// Adds a parameter of `kind` named after it (`float`, `float2`, ...). Returns the name.
+    pub fn add_parameter(&mut self, kind: ParameterType) -> String {
+        let base = kind.as_str().to_lowercase();
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.graph.parameter(&name).is_some() {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        let parameter = GraphParameter { name: name.clone(), kind, default: 0.0, latch: false };
+        self.edit_graph(|g| g.parameters.push(parameter));
+        name
+    }
+
+    /// Removes a parameter; returns how many references to it now name nothing (the problems
+    /// panel lists them; undo restores the parameter).
+    pub fn remove_parameter(&mut self, index: usize) -> usize {
+        let Some(name) = self.graph.parameters.get(index).map(|p| p.name.clone()) else { return 0 };
+        let references = self.graph.parameter_references(&name).len();
+        self.edit_graph(|g| {
+            g.parameters.remove(index);
+        });
+        self.status = if references == 0 {
+            format!("removed parameter `{name}`")
+        } else {
+            format!(
+                "removed parameter `{name}`: {references} reference(s) now name nothing (see Problems; Ctrl+Z restores it)"
+            )
+        };
+        references
+    }
+
+    /// Renames a parameter and every reference to it. Returns how many references changed.
+    pub fn rename_parameter(&mut self, old: &str, new: &str) -> Result<usize, String> {
+        let new = new.trim();
+        if old == new {
+            return Ok(0);
+        }
+        if new.is_empty() || self.graph.parameter(new).is_some() {
+            return Err(format!("cannot rename `{old}` to `{new}`: the name is empty or taken"));
+        }
+        if self.graph.parameter(old).is_none() {
+            return Err(format!("there is no parameter `{old}`"));
+        }
+        let mut changed = 0;
+        self.edit_graph(|g| changed = g.rename_parameter(old, new));
+        self.status = format!("renamed `{old}` to `{new}` and {changed} reference(s)");
+        Ok(changed)
+    }
+
+    /// Changes a parameter's type (conditions on it are refitted by the runtime's rule).
+    pub fn set_parameter_type(&mut self, name: &str, kind: ParameterType) {
+        if self.graph.parameter(name).is_none_or(|p| p.kind == kind) {
+            return;
+        }
+        let mut changed = None;
+        self.edit_graph(|g| changed = g.set_parameter_type(name, kind));
+        self.status = match changed {
+            Some(0) | None => format!("`{name}` is now a {}", kind.as_str()),
+            Some(n) => {
+                format!("`{name}` is now a {}; {n} condition(s) got a fitting operator", kind.as_str())
+            }
+        };
+    }
+
+    /// Moves condition `condition` of transition `transition` by `by` rows (-1 up, 1 down).
+    pub fn move_condition(&mut self, transition: usize, condition: usize, by: isize) {
+        let Some(t) = self.machine().and_then(|m| m.transitions.get(transition)) else { return };
+        let to = condition as isize + by;
+        if condition >= t.conditions.len() || to < 0 || to as usize >= t.conditions.len() {
+            return;
+        }
+        self.edit_machine(|m| m.transitions[transition].conditions.swap(condition, to as usize));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use animgraph::graph::{
+        BlendSpace1D, ClipState, ConditionOp, GraphCondition, GraphMixOverride, Severity,
+    };
+
+    fn asset(relative: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(relative)
+    }
 
     fn gbot() -> Document {
-        Document::open(PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../assets/characters/gbot/gbot.mres"
-        )))
-        .unwrap()
+        Document::open(asset("assets/characters/gbot/gbot.mres")).unwrap()
+    }
+
+    fn scratch_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("animgraph-editor-doc-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn index_of(doc: &Document, name: &str) -> usize {
+        doc.machine().unwrap().state_index(name).unwrap()
+    }
+
+    /// Every kind of edit the editor makes, as (name, edit).
+    #[allow(clippy::type_complexity)]
+    fn every_edit() -> Vec<(&'static str, Box<dyn Fn(&mut Document)>)> {
+        vec![
+            (
+                "add clip state",
+                Box::new(|d| {
+                    d.add_state(StateKind::Clip(ClipState::default()), [10.0, 20.0]);
+                }),
+            ),
+            (
+                "add 1D space",
+                Box::new(|d| {
+                    d.add_state(StateKind::BlendSpace1D(BlendSpace1D::default()), [0.0, 90.0]);
+                }),
+            ),
+            (
+                "connect",
+                Box::new(|d| {
+                    d.connect("Hurt", "Move");
+                }),
+            ),
+            (
+                "connect from any",
+                Box::new(|d| {
+                    d.connect(ANY_STATE, "Move");
+                }),
+            ),
+            (
+                "delete a state",
+                Box::new(|d| {
+                    d.selection = Selection::state(index_of(d, "Hurt"));
+                    d.delete_selection();
+                }),
+            ),
+            (
+                "delete two states",
+                Box::new(|d| {
+                    d.selection = Selection::States(vec![0, 1]);
+                    d.delete_selection();
+                }),
+            ),
+            (
+                "delete a transition",
+                Box::new(|d| {
+                    d.selection = Selection::Transition(0);
+                    d.delete_selection();
+                }),
+            ),
+            (
+                "duplicate",
+                Box::new(|d| {
+                    d.select_all();
+                    d.duplicate_selection();
+                }),
+            ),
+            (
+                "rename a state",
+                Box::new(|d| {
+                    d.rename_state(index_of(d, "Move"), "Locomotion").unwrap();
+                }),
+            ),
+            ("set a speed", Box::new(|d| d.edit_machine(|m| m.states[0].speed = 1.5))),
+            (
+                "typing coalesced",
+                Box::new(|d| {
+                    for v in [0.1, 0.2, 0.3] {
+                        d.edit_graph_coalesced(7, |g| g.default_mix = v);
+                    }
+                }),
+            ),
+            ("add layer", Box::new(|d| d.add_layer())),
+            ("remove layer", Box::new(|d| d.remove_layer(1))),
+            ("move layer", Box::new(|d| d.move_layer(2, 0))),
+            (
+                "add parameter",
+                Box::new(|d| {
+                    d.add_parameter(ParameterType::Int);
+                }),
+            ),
+            (
+                "remove parameter",
+                Box::new(|d| {
+                    d.remove_parameter(0);
+                }),
+            ),
+            (
+                "rename parameter",
+                Box::new(|d| {
+                    d.rename_parameter("speed", "velocity").unwrap();
+                }),
+            ),
+            ("change parameter type", Box::new(|d| d.set_parameter_type("speed", ParameterType::Int))),
+            (
+                "add condition",
+                Box::new(|d| {
+                    d.edit_machine(|m| {
+                        m.transitions[0].conditions.push(GraphCondition {
+                            parameter: "speed".into(),
+                            op: ConditionOp::Greater,
+                            value: 2.0,
+                        })
+                    })
+                }),
+            ),
+            (
+                "move condition",
+                Box::new(|d| {
+                    // Move -> Air tests `jump` and `grounded`.
+                    assert_eq!(d.machine().unwrap().transitions[0].conditions.len(), 2);
+                    d.move_condition(0, 1, -1);
+                }),
+            ),
+            (
+                "add mix",
+                Box::new(|d| {
+                    d.edit_graph(|g| {
+                        g.mixes.push(GraphMixOverride {
+                            from: "walk".into(),
+                            to: "run".into(),
+                            duration: 0.3,
+                        })
+                    })
+                }),
+            ),
+            (
+                "mask",
+                Box::new(|d| {
+                    d.edit_graph(|g| {
+                        g.layers[0].mask =
+                            Some(animgraph::BoneMask { bones: vec!["Hip".into()], include_children: false })
+                    })
+                }),
+            ),
+        ]
     }
 
     #[test]
-    fn edits_undo_and_redo_and_mark_the_document_dirty() {
+    fn every_edit_changes_the_graph_and_undo_returns_the_identical_document() {
+        for (name, edit) in every_edit() {
+            let mut doc = gbot();
+            let before = doc.graph.clone();
+            let (undo_before, _) = doc.can_undo();
+            edit(&mut doc);
+            assert_ne!(doc.graph, before, "{name}: changed nothing");
+            assert!(doc.dirty(), "{name}: not dirty");
+            let after = doc.graph.clone();
+            // Every edit here is a single undo step (the coalesced typing included).
+            doc.undo();
+            assert_eq!(doc.graph, before, "{name}: undo did not restore the graph");
+            assert_eq!(doc.can_undo().0, undo_before, "{name}: more than one undo step");
+            doc.redo();
+            assert_eq!(doc.graph, after, "{name}: redo differs");
+        }
+    }
+
+    #[test]
+    fn every_edit_round_trips_through_mres() {
+        let dir = scratch_dir("roundtrip");
+        for (i, (name, edit)) in every_edit().into_iter().enumerate() {
+            let mut doc = gbot();
+            edit(&mut doc);
+            let path = dir.join(format!("{i}.mres"));
+            doc.save_as(path.clone()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!doc.dirty());
+            let reopened = Document::open(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(reopened.graph, doc.graph, "{name}: differs after save and open");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn coalesced_edits_split_at_a_break() {
         let mut doc = gbot();
-        assert!(!doc.dirty());
         let before = doc.graph.clone();
-        doc.edit_machine(|m| m.states[0].speed = 2.0);
-        assert!(doc.dirty());
-        assert_eq!(doc.machine().unwrap().states[0].speed, 2.0);
+        doc.edit_graph_coalesced(1, |g| g.default_mix = 0.5);
+        doc.edit_graph_coalesced(1, |g| g.default_mix = 0.6);
+        doc.break_coalescing();
+        doc.edit_graph_coalesced(1, |g| g.default_mix = 0.7);
+        doc.undo();
+        assert_eq!(doc.graph.default_mix, 0.6);
         doc.undo();
         assert_eq!(doc.graph, before);
-        doc.redo();
-        assert_eq!(doc.machine().unwrap().states[0].speed, 2.0);
-        assert!(doc.title().ends_with(" *"));
+    }
+
+    #[test]
+    fn an_invalid_graph_saves_says_so_and_reopens() {
+        let dir = scratch_dir("invalid");
+        let mut doc = gbot();
+        doc.edit_machine(|m| m.entry = "Nowhere".into());
+        doc.save_as(dir.join("broken.mres")).unwrap();
+        assert!(doc.status.contains("1 error"), "{}", doc.status);
+        // The runtime refuses it; the editor opens it with the problem listed.
+        assert!(mres::load_file(dir.join("broken.mres")).is_err());
+        let mut reopened = Document::open(dir.join("broken.mres")).unwrap();
+        assert_eq!(reopened.graph, doc.graph);
+        assert!(
+            reopened.problems().iter().any(|p| p.severity == Severity::Error && p.path.ends_with("Entry"))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_changed_on_disk_is_noticed_and_reloads_as_an_undoable_step() {
+        let dir = scratch_dir("disk");
+        let path = dir.join("g.mres");
+        std::fs::copy(asset("assets/graphs/locomotion.mres"), &path).unwrap();
+        let mut doc = Document::open(path.clone()).unwrap();
+        let original = doc.graph.clone();
+        let mut changed = original.clone();
+        changed.default_mix = 0.45;
+        // Another program writes the file.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        mres::save_file(&changed, &path).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let text = loop {
+            if let Some(t) = doc.changed_on_disk() {
+                break t;
+            }
+            assert!(std::time::Instant::now() < deadline, "the change was not noticed");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        doc.reload_from(text).unwrap();
+        assert_eq!(doc.graph, changed);
+        assert!(!doc.dirty());
+        doc.undo();
+        assert_eq!(doc.graph, original);
+        // The document's own save is not reported as a change on disk.
+        doc.save().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(600));
+        assert_eq!(doc.changed_on_disk(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn renaming_a_state_keeps_transitions_and_refuses_reserved_or_taken_names() {
+        let mut doc = gbot();
+        let air = index_of(&doc, "Air");
+        let touching =
+            doc.machine().unwrap().transitions.iter().filter(|t| t.from == "Air" || t.to == "Air").count();
+        assert!(touching > 0);
+        doc.rename_state(air, "Airborne").unwrap();
+        let m = doc.machine().unwrap();
+        assert_eq!(
+            m.transitions.iter().filter(|t| t.from == "Airborne" || t.to == "Airborne").count(),
+            touching
+        );
+        for bad in ["", "*", "<exit>", "a/b", "Move"] {
+            assert!(doc.rename_state(air, bad).is_err(), "{bad:?} accepted");
+        }
+        assert!(validate(&doc.graph).iter().all(|i| i.severity != Severity::Error));
+    }
+
+    #[test]
+    fn duplicating_copies_states_and_the_transitions_among_them() {
+        let mut doc = gbot();
+        let (move_, hurt) = (index_of(&doc, "Move"), index_of(&doc, "Hurt"));
+        let between = doc
+            .machine()
+            .unwrap()
+            .transitions
+            .iter()
+            .filter(|t| (t.from == "Move" && t.to == "Hurt") || (t.from == "Hurt" && t.to == "Move"))
+            .count();
+        let before = doc.machine().unwrap().clone();
+        doc.selection = Selection::States(vec![move_, hurt]);
+        doc.duplicate_selection();
+        let m = doc.machine().unwrap();
+        assert_eq!(m.states.len(), before.states.len() + 2);
+        assert!(m.state("Move copy").is_some() && m.state("Hurt copy").is_some());
+        assert_eq!(m.transitions.len(), before.transitions.len() + between);
+        let copy = m.state("Move copy").unwrap();
+        let original = before.state("Move").unwrap();
+        assert_eq!(copy.editor_position[0], original.editor_position[0] + DUPLICATE_OFFSET[0]);
+        assert_eq!(doc.selection.states().len(), 2);
+        assert!(validate(&doc.graph).iter().all(|i| i.severity != Severity::Error));
+    }
+
+    #[test]
+    fn deleting_states_removes_their_transitions_and_moves_the_entry() {
+        let mut doc = gbot();
+        let entry = doc.machine().unwrap().entry.clone();
+        doc.selection = Selection::state(index_of(&doc, &entry));
+        doc.delete_selection();
+        let m = doc.machine().unwrap();
+        assert!(m.transitions.iter().all(|t| t.from != entry && t.to != entry));
+        assert_eq!(m.entry, m.states[0].name);
+    }
+
+    #[test]
+    fn changing_a_parameter_type_refits_its_conditions() {
+        let mut doc = gbot();
+        // `jump` is a trigger tested with Triggered; as a Bool it must be tested True/False.
+        doc.set_parameter_type("jump", ParameterType::Bool);
+        let mut ops = Vec::new();
+        fn collect(m: &GraphMachine, ops: &mut Vec<ConditionOp>) {
+            for t in &m.transitions {
+                ops.extend(t.conditions.iter().filter(|c| c.parameter == "jump").map(|c| c.op));
+            }
+            for s in &m.states {
+                if let StateKind::SubMachine(inner) = &s.kind {
+                    collect(inner, ops);
+                }
+            }
+        }
+        for l in &doc.graph.layers {
+            collect(&l.machine, &mut ops);
+        }
+        assert!(!ops.is_empty());
+        assert!(ops.iter().all(|&o| o == ConditionOp::True), "{ops:?}");
+        assert!(
+            validate(&doc.graph).iter().all(|i| i.severity != Severity::Error),
+            "{:?}",
+            validate(&doc.graph)
+        );
+    }
+
+    #[test]
+    fn layers_move_and_the_last_layer_stays() {
+        let mut doc = gbot();
+        let names: Vec<String> = doc.graph.layers.iter().map(|l| l.name.clone()).collect();
+        doc.move_layer(0, 2);
+        assert_eq!(doc.graph.layers[2].name, names[0]);
+        assert_eq!(doc.layer, 2);
+        let mut single = Document::untitled();
+        single.remove_layer(0);
+        assert_eq!(single.graph.layers.len(), 1);
     }
 
     #[test]
     fn undo_repairs_a_view_into_a_removed_sub_machine() {
         let mut doc = gbot();
-        let air = doc.machine().unwrap().states.iter().position(|s| s.name == "Air").unwrap();
+        let air = index_of(&doc, "Air");
         doc.nesting.push(air);
-        assert!(doc.machine().unwrap().states.iter().any(|s| s.name == "Fall"));
-        doc.selection = Selection::State(2);
+        assert!(doc.machine().unwrap().state("Fall").is_some());
+        doc.selection = Selection::state(2);
         doc.nesting.clear();
-        doc.edit_machine(|m| {
-            m.states.remove(air);
-        });
+        doc.selection = Selection::state(air);
+        doc.delete_selection();
         doc.nesting.push(air.min(1));
         doc.repair_view();
         assert!(doc.machine().is_some());
     }
 
     #[test]
-    fn saving_writes_a_graph_that_loads_back_and_clears_dirty() {
-        let dir = std::env::temp_dir().join(format!("animgraph-editor-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut doc = gbot();
-        doc.path = Some(dir.join("copy.mres"));
-        doc.edit_graph(|g| g.default_mix = 0.35);
-        doc.save().unwrap();
-        assert!(!doc.dirty());
-        let reloaded = Document::open(dir.join("copy.mres")).unwrap();
-        assert_eq!(reloaded.graph, doc.graph);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn deleting_a_state_removes_its_transitions() {
-        let mut doc = gbot();
-        let hurt = doc.machine().unwrap().states.iter().position(|s| s.name == "Hurt").unwrap();
-        doc.selection = Selection::State(hurt);
-        crate::canvas::delete_selection(&mut doc);
-        let m = doc.machine().unwrap();
-        assert!(m.transitions.iter().all(|t| t.from != "Hurt" && t.to != "Hurt"));
-        assert!(
-            animgraph::graph::validate(&doc.graph)
-                .iter()
-                .all(|i| i.severity != animgraph::graph::Severity::Error)
-        );
-    }
-
-    #[test]
     fn reveal_follows_a_validator_path_into_sub_machines() {
-        let path =
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/showcase.mres");
-        let mut doc = Document::open(path).expect("bundled graph opens");
-        // Find a sub-machine state in the base layer and point at its first transition.
+        let mut doc = Document::open(asset("assets/graphs/showcase.mres")).expect("bundled graph opens");
         let sub = doc.graph.layers[0]
             .machine
             .states
@@ -354,13 +1085,16 @@ mod tests {
                 "Layers[0].Machine.States[{sub}].Machine.Transitions[0].Conditions[0].Value"
             ))
         );
-        assert_eq!((doc.layer, doc.nesting.clone(), doc.selection), (0, vec![sub], Selection::Transition(0)));
+        assert_eq!(
+            (doc.layer, doc.nesting.clone(), doc.selection.clone()),
+            (0, vec![sub], Selection::Transition(0))
+        );
         assert!(doc.reveal("Layers[1].Machine.States[0].Name"));
-        assert_eq!((doc.layer, doc.nesting.clone(), doc.selection), (1, vec![], Selection::State(0)));
+        assert_eq!((doc.layer, doc.nesting.clone(), doc.selection.clone()), (1, vec![], Selection::state(0)));
         // A path to nothing changes nothing.
         assert!(!doc.reveal("Layers[0].Machine.States[999].Name"));
         assert!(!doc.reveal("Parameters[0].Name"));
-        assert_eq!((doc.layer, doc.nesting.clone(), doc.selection), (1, vec![], Selection::State(0)));
+        assert_eq!((doc.layer, doc.nesting.clone(), doc.selection.clone()), (1, vec![], Selection::state(0)));
     }
 
     #[test]
@@ -371,5 +1105,17 @@ mod tests {
         assert!(doc.problems().iter().any(|p| p.path.ends_with("Entry")), "{:?}", doc.problems());
         doc.undo();
         assert!(doc.problems().is_empty());
+    }
+
+    #[test]
+    fn selection_toggles_and_stays_sorted() {
+        let mut s = Selection::None;
+        s.toggle_state(3);
+        s.toggle_state(1);
+        assert_eq!(s, Selection::States(vec![1, 3]));
+        s.toggle_state(3);
+        assert_eq!(s.single_state(), Some(1));
+        s.toggle_state(1);
+        assert_eq!(s, Selection::None);
     }
 }

@@ -1,31 +1,92 @@
-//! The inspector: the selected state's or transition's fields (or the layer and graph settings),
-//! and the parameter panel. Every change is one undoable edit.
+//! The inspector: the selected state's or transition's fields, or (with nothing selected) the
+//! layer's and the graph's. Every change is one undoable edit: text fields apply when they lose
+//! focus or on Enter, and a drag of a number is one step however long it lasts.
+//!
+//! Ranges follow the proposal: layer Weight 0..1 in steps of 0.01; Duration and ExitTime are
+//! 0 or more, or -1 ("from Mixes" / "any time"); Offset is a normalised time 0..1.
 
 use animgraph::ClipBlend;
 use animgraph::graph::{
-    ANY_STATE, ConditionOp, EXIT_STATE, GraphCondition, GraphParameter, ParameterType, StateKind,
-    TransitionInterrupt,
+    ANY_STATE, ConditionOp, EXIT_STATE, GraphCondition, GraphMachine, GraphMixOverride, ParameterType,
+    StateKind, TransitionInterrupt,
 };
 use eframe::egui;
 
+use crate::character::CharacterInfo;
 use crate::document::{Document, Selection};
 
-fn number(ui: &mut egui::Ui, label: &str, value: f32, range: std::ops::RangeInclusive<f32>) -> Option<f32> {
+/// A stable key for coalescing the edits of one widget.
+pub fn key(parts: impl std::hash::Hash) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    ("inspector", parts).hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A labelled text field that returns its new text when the user commits it (Enter or leaving
+/// the field), so half-typed names are never applied and each commit is one undo step.
+pub fn committed_text(
+    ui: &mut egui::Ui,
+    salt: impl std::hash::Hash + std::fmt::Debug,
+    label: &str,
+    value: &str,
+) -> Option<String> {
+    let id = ui.make_persistent_id(("committed", salt));
+    let mut buffer = ui.data_mut(|d| d.get_temp::<String>(id)).unwrap_or_else(|| value.to_string());
+    let mut out = None;
+    ui.horizontal(|ui| {
+        let label = ui.label(label);
+        let response =
+            ui.add(egui::TextEdit::singleline(&mut buffer).desired_width(150.0)).labelled_by(label.id);
+        if response.has_focus() {
+            ui.data_mut(|d| d.insert_temp(id, buffer.clone()));
+            return;
+        }
+        ui.data_mut(|d| d.remove::<String>(id));
+        // Leaving the field commits; so does a value set without focus (assistive technology).
+        if (response.lost_focus() || response.changed()) && buffer != value {
+            out = Some(buffer.clone());
+        }
+    });
+    out
+}
+
+/// Gives a widget (a combo box without a visible label, say) an accessible name.
+pub fn name_widget(ui: &egui::Ui, response: &egui::Response, name: &str) {
+    ui.ctx().accesskit_node_builder(response.id, |node| node.set_label(name));
+}
+
+/// A labelled number; returns the new value while it changes.
+fn number(
+    ui: &mut egui::Ui,
+    label: &str,
+    value: f32,
+    range: std::ops::RangeInclusive<f32>,
+    speed: f64,
+) -> Option<f32> {
     let mut v = value;
     ui.horizontal(|ui| {
-        ui.label(label);
-        ui.add(egui::DragValue::new(&mut v).range(range).speed(0.01));
+        let label = ui.label(label);
+        ui.add(egui::DragValue::new(&mut v).range(range).speed(speed)).labelled_by(label.id);
     });
     (v != value).then_some(v)
 }
 
-fn text(ui: &mut egui::Ui, label: &str, value: &str) -> Option<String> {
-    let mut v = value.to_string();
+/// A number that may be switched off (-1): a checkbox and a value.
+fn optional_number(ui: &mut egui::Ui, label: &str, off: &str, value: f32, max: f32) -> Option<f32> {
+    let mut on = value >= 0.0;
+    let mut v = value.max(0.0);
     ui.horizontal(|ui| {
-        ui.label(label);
-        ui.text_edit_singleline(&mut v);
+        ui.checkbox(&mut on, label).on_hover_text(off);
+        if on {
+            let label_id = ui.label("seconds / time").id;
+            ui.add(egui::DragValue::new(&mut v).range(0.0..=max).speed(0.01)).labelled_by(label_id);
+        } else {
+            ui.weak(off);
+        }
     });
-    (v != value).then_some(v)
+    let new = if on { v } else { -1.0 };
+    (new != value).then_some(new)
 }
 
 fn choose<T: Copy + PartialEq>(
@@ -44,361 +105,564 @@ fn choose<T: Copy + PartialEq>(
     (v != value).then_some(v)
 }
 
+/// A dropdown of the graph's parameters that pass `fits` (plus "none" when `optional`).
+fn parameter_choice(
+    ui: &mut egui::Ui,
+    label: &str,
+    current: &str,
+    doc: &Document,
+    fits: fn(ParameterType) -> bool,
+    optional: bool,
+) -> Option<String> {
+    let mut v = current.to_string();
+    let shown = if current.is_empty() { "(none)".to_string() } else { current.to_string() };
+    egui::ComboBox::from_label(label).selected_text(shown).show_ui(ui, |ui| {
+        if optional {
+            ui.selectable_value(&mut v, String::new(), "(none)");
+        }
+        for p in doc.graph.parameters.iter().filter(|p| fits(p.kind)) {
+            ui.selectable_value(&mut v, p.name.clone(), format!("{} ({})", p.name, p.kind.as_str()));
+        }
+    });
+    (v != current).then_some(v)
+}
+
+/// A clip name: a dropdown of the skeleton's clips when one is chosen, else a text field.
+fn clip_field(
+    ui: &mut egui::Ui,
+    salt: impl std::hash::Hash + std::fmt::Debug,
+    label: &str,
+    current: &str,
+    character: Option<&CharacterInfo>,
+) -> Option<String> {
+    let Some(character) = character else { return committed_text(ui, salt, label, current) };
+    let mut v = current.to_string();
+    let known = character.clips.iter().any(|c| c.name == current);
+    let shown =
+        if known || current.is_empty() { current.to_string() } else { format!("{current} (missing)") };
+    let combo = egui::ComboBox::from_id_salt(("clip", salt)).selected_text(shown).show_ui(ui, |ui| {
+        for c in &character.clips {
+            ui.selectable_value(&mut v, c.name.clone(), format!("{} ({:.2} s)", c.name, c.length));
+        }
+    });
+    name_widget(ui, &combo.response, label);
+    ui.label(label);
+    (v != current).then_some(v)
+}
+
 /// The inspector for the document's selection.
-pub fn show(ui: &mut egui::Ui, doc: &mut Document) {
-    let Some(machine) = doc.machine().cloned() else { return };
-    match doc.selection {
-        Selection::State(i) => {
-            let state = machine.states[i].clone();
-            ui.heading(state.kind.type_name());
-            if let Some(name) = text(ui, "Name", &state.name) {
-                let old = state.name.clone();
+pub fn show(ui: &mut egui::Ui, doc: &mut Document, character: Option<&CharacterInfo>) {
+    let Some(machine) = doc.machine().cloned() else {
+        graph_settings(ui, doc, character);
+        return;
+    };
+    match doc.selection.clone() {
+        Selection::States(states) if states.len() == 1 => state(ui, doc, &machine, states[0], character),
+        Selection::States(states) => {
+            ui.heading(format!("{} states", states.len()));
+            for &i in &states {
+                if let Some(s) = machine.states.get(i) {
+                    ui.label(format!("{} ({})", s.name, crate::canvas::kind_label(&s.kind)));
+                }
+            }
+            ui.horizontal(|ui| {
+                if ui.button("Duplicate").clicked() {
+                    doc.duplicate_selection();
+                }
+                if ui.button("Delete").clicked() {
+                    doc.delete_selection();
+                }
+            });
+        }
+        Selection::Transition(i) if i < machine.transitions.len() => transition(ui, doc, &machine, i),
+        _ => graph_settings(ui, doc, character),
+    }
+}
+
+fn state(
+    ui: &mut egui::Ui,
+    doc: &mut Document,
+    machine: &GraphMachine,
+    i: usize,
+    character: Option<&CharacterInfo>,
+) {
+    let Some(state) = machine.states.get(i).cloned() else { return };
+    ui.heading(format!("{} state", crate::canvas::kind_label(&state.kind)));
+    if let Some(name) = committed_text(ui, ("state-name", i), "Name", &state.name) {
+        if let Err(e) = doc.rename_state(i, &name) {
+            doc.status = e;
+        }
+    }
+    if let Some(v) = number(ui, "Speed", state.speed, -10.0..=10.0, 0.01) {
+        doc.edit_machine_coalesced(key(("speed", i)), |m| m.states[i].speed = v);
+    }
+    if let Some(v) =
+        parameter_choice(ui, "Speed parameter", &state.speed_parameter, doc, ParameterType::is_numeric, true)
+    {
+        doc.edit_machine(|m| m.states[i].speed_parameter = v);
+    }
+    if machine.entry != state.name && ui.button("Make entry state").clicked() {
+        doc.edit_machine(|m| m.entry = state.name.clone());
+    }
+    ui.separator();
+    match &state.kind {
+        StateKind::Clip(c) => {
+            if let Some(v) = clip_field(ui, ("clip", i), "Clip", &c.clip, character) {
                 doc.edit_machine(|m| {
-                    // Renaming keeps transitions and the entry pointing at the state.
-                    for t in &mut m.transitions {
-                        if t.from == old {
-                            t.from = name.clone();
-                        }
-                        if t.to == old {
-                            t.to = name.clone();
-                        }
+                    if let StateKind::Clip(c) = &mut m.states[i].kind {
+                        c.clip = v
                     }
-                    if m.entry == old {
-                        m.entry = name.clone();
-                    }
-                    m.states[i].name = name;
                 });
             }
-            if let Some(v) = number(ui, "Speed", state.speed, -10.0..=10.0) {
-                doc.edit_machine(|m| m.states[i].speed = v);
-            }
-            if let Some(v) = text(ui, "Speed parameter", &state.speed_parameter) {
-                doc.edit_machine(|m| m.states[i].speed_parameter = v);
-            }
-            if machine.entry != state.name && ui.button("Make entry state").clicked() {
-                doc.edit_machine(|m| m.entry = state.name.clone());
-            }
-            match &state.kind {
-                StateKind::Clip(c) => {
-                    if let Some(v) = text(ui, "Clip", &c.clip) {
-                        doc.edit_machine(|m| {
-                            if let StateKind::Clip(c) = &mut m.states[i].kind {
-                                c.clip = v
-                            }
-                        });
+            let mut looping = c.looping;
+            if ui.checkbox(&mut looping, "Loop").changed() {
+                doc.edit_machine(|m| {
+                    if let StateKind::Clip(c) = &mut m.states[i].kind {
+                        c.looping = looping
                     }
-                    let mut looping = c.looping;
-                    if ui.checkbox(&mut looping, "Loop").changed() {
-                        doc.edit_machine(|m| {
-                            if let StateKind::Clip(c) = &mut m.states[i].kind {
-                                c.looping = looping
-                            }
-                        });
+                });
+            }
+        }
+        StateKind::BlendSpace1D(b) => {
+            if let Some(v) =
+                parameter_choice(ui, "Parameter", &b.parameter, doc, ParameterType::is_numeric, false)
+            {
+                doc.edit_machine(|m| {
+                    if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
+                        b.parameter = v
                     }
-                }
-                StateKind::BlendSpace1D(b) => {
-                    if let Some(v) = text(ui, "Parameter", &b.parameter) {
+                });
+            }
+            let mut sync = b.sync_time;
+            if ui.checkbox(&mut sync, "Sync time").changed() {
+                doc.edit_machine(|m| {
+                    if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
+                        b.sync_time = sync
+                    }
+                });
+            }
+            ui.label("Points (positions ascending)");
+            let mut remove = None;
+            for k in 0..b.clips.len() {
+                ui.horizontal(|ui| {
+                    if let Some(v) = clip_field(ui, ("1d-clip", i, k), "clip", &b.clips[k], character) {
                         doc.edit_machine(|m| {
                             if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
-                                b.parameter = v
+                                b.clips[k] = v
                             }
                         });
                     }
-                    ui.label("Points (clip @ position):");
-                    for (k, (clip, position)) in b.clips.iter().zip(&b.positions).enumerate() {
-                        ui.label(format!("  {k}: {clip} @ {position}"));
+                    let position = b.positions.get(k).copied().unwrap_or(0.0);
+                    if let Some(v) = number(ui, "at", position, -1000.0..=1000.0, 0.05) {
+                        doc.edit_machine_coalesced(key(("1d-pos", i, k)), |m| {
+                            if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
+                                if let Some(p) = b.positions.get_mut(k) {
+                                    *p = v
+                                }
+                            }
+                        });
                     }
-                }
-                StateKind::BlendSpace2D(b) => {
-                    ui.label(format!("Parameters: {} x {}", b.parameter_x, b.parameter_y));
-                    for (k, (clip, p)) in b.clips.iter().zip(&b.positions).enumerate() {
-                        ui.label(format!("  {k}: {clip} @ ({}, {})", p[0], p[1]));
+                    if ui.small_button("x").on_hover_text("Remove this point").clicked() {
+                        remove = Some(k);
                     }
-                }
-                StateKind::SubMachine(inner) => {
-                    ui.label(format!(
-                        "{} states, {} transitions (double-click to enter)",
-                        inner.states.len(),
-                        inner.transitions.len()
-                    ));
-                }
-            }
-        }
-        Selection::Transition(i) => {
-            let t = machine.transitions[i].clone();
-            ui.heading("Transition");
-            let mut names: Vec<String> = machine.states.iter().map(|s| s.name.clone()).collect();
-            let from_names: Vec<String> =
-                std::iter::once(ANY_STATE.to_string()).chain(names.iter().cloned()).collect();
-            if !doc.nesting.is_empty() {
-                names.push(EXIT_STATE.to_string());
-            }
-            let mut from = t.from.clone();
-            egui::ComboBox::from_label("From").selected_text(&from).show_ui(ui, |ui| {
-                for n in &from_names {
-                    ui.selectable_value(&mut from, n.clone(), n);
-                }
-            });
-            let mut to = t.to.clone();
-            egui::ComboBox::from_label("To").selected_text(&to).show_ui(ui, |ui| {
-                for n in &names {
-                    ui.selectable_value(&mut to, n.clone(), n);
-                }
-            });
-            if from != t.from || to != t.to {
-                doc.edit_machine(|m| {
-                    m.transitions[i].from = from;
-                    m.transitions[i].to = to;
                 });
             }
-            if let Some(v) = number(ui, "Duration (-1: Mixes)", t.duration, -1.0..=10.0) {
-                doc.edit_machine(|m| m.transitions[i].duration = if v < 0.0 { -1.0 } else { v });
-            }
-            if let Some(v) = number(ui, "Exit time (-1: any)", t.exit_time, -1.0..=100.0) {
-                doc.edit_machine(|m| m.transitions[i].exit_time = if v < 0.0 { -1.0 } else { v });
-            }
-            if let Some(v) = number(ui, "Offset", t.offset, 0.0..=1.0) {
-                doc.edit_machine(|m| m.transitions[i].offset = v);
-            }
-            if let Some(v) =
-                choose(ui, "Interrupt", t.interrupt, &TransitionInterrupt::ALL, |x| x.as_str().to_string())
-            {
-                doc.edit_machine(|m| m.transitions[i].interrupt = v);
-            }
-            let mut priority = t.priority;
             ui.horizontal(|ui| {
-                ui.label("Priority");
-                ui.add(egui::DragValue::new(&mut priority));
-            });
-            if priority != t.priority {
-                doc.edit_machine(|m| m.transitions[i].priority = priority);
-            }
-            ui.separator();
-            ui.label("Conditions (all must hold)");
-            let parameters = doc.graph.parameters.clone();
-            for (c, cond) in t.conditions.iter().enumerate() {
-                ui.horizontal(|ui| {
-                    let mut parameter = cond.parameter.clone();
-                    egui::ComboBox::from_id_salt(("parameter", c)).selected_text(&parameter).show_ui(
-                        ui,
-                        |ui| {
-                            for p in &parameters {
-                                ui.selectable_value(&mut parameter, p.name.clone(), &p.name);
-                            }
-                        },
-                    );
-                    // Operators are filtered by the parameter's type (the runtime's rule).
-                    let kind = parameters.iter().find(|p| p.name == parameter).map(|p| p.kind);
-                    let ops: Vec<ConditionOp> =
-                        kind.map_or(ConditionOp::ALL.to_vec(), |k| ConditionOp::fitting(k).collect());
-                    let mut op = if ops.contains(&cond.op) { cond.op } else { ops[0] };
-                    egui::ComboBox::from_id_salt(("op", c)).selected_text(op.as_str()).show_ui(ui, |ui| {
-                        for o in &ops {
-                            ui.selectable_value(&mut op, *o, o.as_str());
+                if ui.button("+ Point").clicked() {
+                    let next = b.positions.last().map_or(0.0, |p| p + 1.0);
+                    let clip =
+                        character.and_then(|c| c.clips.first()).map(|c| c.name.clone()).unwrap_or_default();
+                    doc.edit_machine(|m| {
+                        if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
+                            b.clips.push(clip);
+                            b.positions.push(next);
                         }
                     });
-                    let mut value = cond.value;
-                    if matches!(
-                        op,
-                        ConditionOp::Greater | ConditionOp::Less | ConditionOp::Equal | ConditionOp::NotEqual
-                    ) {
-                        ui.add(egui::DragValue::new(&mut value).speed(0.05));
-                    }
-                    let remove = ui.button("x").clicked();
-                    if remove {
-                        doc.edit_machine(|m| {
-                            m.transitions[i].conditions.remove(c);
-                        });
-                    } else if parameter != cond.parameter || op != cond.op || value != cond.value {
-                        doc.edit_machine(|m| {
-                            m.transitions[i].conditions[c] = GraphCondition { parameter, op, value }
-                        });
-                    }
-                });
-            }
-            if ui.button("+ Condition").clicked() {
-                let first = parameters
-                    .first()
-                    .map(|p| (p.name.clone(), ConditionOp::fitting(p.kind).next().unwrap_or_default()));
-                let (parameter, op) = first.unwrap_or_default();
+                }
+                let sorted = b.positions.windows(2).all(|w| w[0] < w[1]);
+                if !sorted && ui.button("Sort points").clicked() {
+                    doc.edit_machine(|m| {
+                        if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
+                            let mut pairs: Vec<(f32, String)> =
+                                b.positions.iter().copied().zip(b.clips.iter().cloned()).collect();
+                            pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+                            (b.positions, b.clips) = pairs.into_iter().unzip();
+                        }
+                    });
+                }
+            });
+            if let Some(k) = remove {
                 doc.edit_machine(|m| {
-                    m.transitions[i].conditions.push(GraphCondition { parameter, op, value: 0.0 })
+                    if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
+                        b.clips.remove(k);
+                        if k < b.positions.len() {
+                            b.positions.remove(k);
+                        }
+                    }
                 });
             }
         }
-        Selection::None => {
-            ui.heading("Layer");
-            let layer = doc.graph.layers[doc.layer].clone();
-            let l = doc.layer;
-            if let Some(v) = text(ui, "Name", &layer.name) {
+        StateKind::BlendSpace2D(b) => {
+            for (label, current, is_x) in
+                [("Parameter X", &b.parameter_x, true), ("Parameter Y", &b.parameter_y, false)]
+            {
+                if let Some(v) = parameter_choice(ui, label, current, doc, ParameterType::is_numeric, false) {
+                    doc.edit_machine(|m| {
+                        if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
+                            if is_x { b.parameter_x = v } else { b.parameter_y = v }
+                        }
+                    });
+                }
+            }
+            let mut sync = b.sync_time;
+            if ui.checkbox(&mut sync, "Sync time").changed() {
+                doc.edit_machine(|m| {
+                    if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
+                        b.sync_time = sync
+                    }
+                });
+            }
+            ui.label("Points (double-click the state to edit them on a plot)");
+            let mut remove = None;
+            for k in 0..b.clips.len() {
+                ui.horizontal(|ui| {
+                    if let Some(v) = clip_field(ui, ("2d-clip", i, k), "clip", &b.clips[k], character) {
+                        doc.edit_machine(|m| {
+                            if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
+                                b.clips[k] = v
+                            }
+                        });
+                    }
+                    let p = b.positions.get(k).copied().unwrap_or([0.0, 0.0]);
+                    for axis in 0..2 {
+                        if let Some(v) = number(ui, ["x", "y"][axis], p[axis], -1000.0..=1000.0, 0.05) {
+                            doc.edit_machine_coalesced(key(("2d-pos", i, k, axis)), |m| {
+                                if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
+                                    if let Some(p) = b.positions.get_mut(k) {
+                                        p[axis] = v
+                                    }
+                                }
+                            });
+                        }
+                    }
+                    if ui.small_button("x").on_hover_text("Remove this point").clicked() {
+                        remove = Some(k);
+                    }
+                });
+            }
+            if ui.button("+ Point").clicked() {
+                let clip =
+                    character.and_then(|c| c.clips.first()).map(|c| c.name.clone()).unwrap_or_default();
+                let n = b.positions.len() as f32;
+                doc.edit_machine(|m| {
+                    if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
+                        b.clips.push(clip);
+                        b.positions.push([n, 0.0]);
+                    }
+                });
+            }
+            if let Some(k) = remove {
+                doc.edit_machine(|m| {
+                    if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
+                        b.clips.remove(k);
+                        if k < b.positions.len() {
+                            b.positions.remove(k);
+                        }
+                    }
+                });
+            }
+        }
+        StateKind::SubMachine(inner) => {
+            ui.label(format!("{} states, {} transitions", inner.states.len(), inner.transitions.len()));
+            let mut entry = inner.entry.clone();
+            egui::ComboBox::from_label("Entry").selected_text(&entry).show_ui(ui, |ui| {
+                for s in &inner.states {
+                    ui.selectable_value(&mut entry, s.name.clone(), &s.name);
+                }
+            });
+            if entry != inner.entry {
+                doc.edit_machine(|m| {
+                    if let StateKind::SubMachine(inner) = &mut m.states[i].kind {
+                        inner.entry = entry
+                    }
+                });
+            }
+            if ui.button("Enter sub-machine").clicked() {
+                doc.nesting.push(i);
+                doc.selection = Selection::None;
+            }
+        }
+    }
+}
+
+fn transition(ui: &mut egui::Ui, doc: &mut Document, machine: &GraphMachine, i: usize) {
+    let t = machine.transitions[i].clone();
+    ui.heading("Transition");
+    let mut names: Vec<String> = machine.states.iter().map(|s| s.name.clone()).collect();
+    let from_names: Vec<String> =
+        std::iter::once(ANY_STATE.to_string()).chain(names.iter().cloned()).collect();
+    if !doc.nesting.is_empty() {
+        names.push(EXIT_STATE.to_string());
+    }
+    let mut from = t.from.clone();
+    egui::ComboBox::from_label("From").selected_text(&from).show_ui(ui, |ui| {
+        for n in &from_names {
+            ui.selectable_value(&mut from, n.clone(), n);
+        }
+    });
+    let mut to = t.to.clone();
+    egui::ComboBox::from_label("To").selected_text(&to).show_ui(ui, |ui| {
+        for n in &names {
+            ui.selectable_value(&mut to, n.clone(), n);
+        }
+    });
+    if from != t.from || to != t.to {
+        doc.edit_machine(|m| {
+            m.transitions[i].from = from;
+            m.transitions[i].to = to;
+        });
+    }
+    if let Some(v) = optional_number(ui, "Duration", "from Mixes / DefaultMix", t.duration, 10.0) {
+        doc.edit_machine_coalesced(key(("duration", i)), |m| m.transitions[i].duration = v);
+    }
+    if let Some(v) = optional_number(ui, "Exit time", "any time", t.exit_time, 100.0) {
+        doc.edit_machine_coalesced(key(("exit", i)), |m| m.transitions[i].exit_time = v);
+    }
+    if let Some(v) = number(ui, "Offset", t.offset, 0.0..=1.0, 0.01) {
+        doc.edit_machine_coalesced(key(("offset", i)), |m| m.transitions[i].offset = v);
+    }
+    if let Some(v) =
+        choose(ui, "Interrupt", t.interrupt, &TransitionInterrupt::ALL, |x| x.as_str().to_string())
+    {
+        doc.edit_machine(|m| m.transitions[i].interrupt = v);
+    }
+    let mut priority = t.priority;
+    ui.horizontal(|ui| {
+        let label = ui.label("Priority");
+        ui.add(egui::DragValue::new(&mut priority)).labelled_by(label.id);
+    });
+    if priority != t.priority {
+        doc.edit_machine_coalesced(key(("priority", i)), |m| m.transitions[i].priority = priority);
+    }
+    ui.separator();
+    ui.label("Conditions (all must hold)");
+    let parameters = doc.graph.parameters.clone();
+    let count = t.conditions.len();
+    for (c, cond) in t.conditions.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let mut parameter = cond.parameter.clone();
+            let shown = if parameter.is_empty() { "(parameter)".to_string() } else { parameter.clone() };
+            let combo =
+                egui::ComboBox::from_id_salt(("parameter", i, c)).selected_text(shown).show_ui(ui, |ui| {
+                    for p in &parameters {
+                        ui.selectable_value(&mut parameter, p.name.clone(), &p.name);
+                    }
+                });
+            name_widget(ui, &combo.response, "condition parameter");
+            // Operators are filtered by the parameter's type (the runtime's rule).
+            let kind = parameters.iter().find(|p| p.name == parameter).map(|p| p.kind);
+            let ops: Vec<ConditionOp> =
+                kind.map_or(ConditionOp::ALL.to_vec(), |k| ConditionOp::fitting(k).collect());
+            let mut op = if ops.contains(&cond.op) { cond.op } else { ops[0] };
+            let combo =
+                egui::ComboBox::from_id_salt(("op", i, c)).selected_text(op.as_str()).show_ui(ui, |ui| {
+                    for o in &ops {
+                        ui.selectable_value(&mut op, *o, o.as_str());
+                    }
+                });
+            name_widget(ui, &combo.response, "condition operator");
+            let mut value = cond.value;
+            if matches!(
+                op,
+                ConditionOp::Greater | ConditionOp::Less | ConditionOp::Equal | ConditionOp::NotEqual
+            ) {
+                let label = ui.label("value");
+                let speed = if kind == Some(ParameterType::Int) { 1.0 } else { 0.05 };
+                ui.add(egui::DragValue::new(&mut value).speed(speed)).labelled_by(label.id);
+            }
+            let up = c > 0 && ui.small_button("^").on_hover_text("Move up").clicked();
+            let down = c + 1 < count && ui.small_button("v").on_hover_text("Move down").clicked();
+            let remove = ui.small_button("x").on_hover_text("Remove this condition").clicked();
+            if remove {
+                doc.edit_machine(|m| {
+                    m.transitions[i].conditions.remove(c);
+                });
+            } else if up {
+                doc.move_condition(i, c, -1);
+            } else if down {
+                doc.move_condition(i, c, 1);
+            } else if parameter != cond.parameter || op != cond.op {
+                doc.edit_machine(|m| {
+                    m.transitions[i].conditions[c] = GraphCondition { parameter, op, value }
+                });
+            } else if value != cond.value {
+                doc.edit_machine_coalesced(key(("cond-value", i, c)), |m| {
+                    m.transitions[i].conditions[c].value = value
+                });
+            }
+        });
+    }
+    if ui.button("+ Condition").clicked() {
+        let first = parameters
+            .first()
+            .map(|p| (p.name.clone(), ConditionOp::fitting(p.kind).next().unwrap_or_default()));
+        let (parameter, op) = first.unwrap_or_default();
+        doc.edit_machine(|m| m.transitions[i].conditions.push(GraphCondition { parameter, op, value: 0.0 }));
+    }
+}
+
+/// The layer's settings (blend, weight, mask) and the graph's crossfades.
+fn graph_settings(ui: &mut egui::Ui, doc: &mut Document, character: Option<&CharacterInfo>) {
+    if let Some(layer) = doc.graph.layers.get(doc.layer).cloned() {
+        let l = doc.layer;
+        ui.heading("Layer");
+        if let Some(v) = committed_text(ui, ("layer-name", l), "Name", &layer.name) {
+            let v = v.trim().to_string();
+            if v.is_empty() || doc.graph.layers.iter().any(|o| o.name == v) {
+                doc.status =
+                    format!("cannot rename layer `{}` to `{v}`: the name is empty or taken", layer.name);
+            } else {
                 doc.edit_graph(|g| g.layers[l].name = v);
             }
-            if let Some(v) =
-                choose(ui, "Blend", layer.blend, &[ClipBlend::Replace, ClipBlend::Additive], |b| {
-                    b.as_str().to_string()
-                })
-            {
-                doc.edit_graph(|g| g.layers[l].blend = v);
-            }
-            if let Some(v) = number(ui, "Weight", layer.weight, 0.0..=1.0) {
-                doc.edit_graph(|g| g.layers[l].weight = v);
-            }
-            if let Some(v) = text(ui, "Weight parameter", &layer.weight_parameter) {
-                doc.edit_graph(|g| g.layers[l].weight_parameter = v);
-            }
-            let mask = layer.mask.as_ref().map(|m| m.bones.join(", ")).unwrap_or_default();
-            if let Some(v) = text(ui, "Mask bones", &mask) {
-                let bones: Vec<String> =
-                    v.split(',').map(|b| b.trim().to_string()).filter(|b| !b.is_empty()).collect();
-                doc.edit_graph(|g| {
-                    g.layers[l].mask =
-                        (!bones.is_empty()).then_some(animgraph::BoneMask { bones, include_children: true })
-                });
-            }
-            ui.separator();
-            ui.heading("Graph");
-            if let Some(v) = number(ui, "Default mix", doc.graph.default_mix, 0.0..=5.0) {
-                doc.edit_graph(|g| g.default_mix = v);
-            }
-            ui.label(format!("{} mix overrides", doc.graph.mixes.len()));
         }
-    }
-}
-
-/// The parameter panel: each parameter with a control for its default value.
-pub fn parameters(ui: &mut egui::Ui, doc: &mut Document) {
-    ui.heading("Parameters");
-    let list = doc.graph.parameters.clone();
-    for (i, p) in list.iter().enumerate() {
+        if let Some(v) = choose(ui, "Blend", layer.blend, &[ClipBlend::Replace, ClipBlend::Additive], |b| {
+            b.as_str().to_string()
+        }) {
+            doc.edit_graph(|g| g.layers[l].blend = v);
+        }
+        let mut weight = layer.weight;
         ui.horizontal(|ui| {
-            rename_field(ui, doc, i, &p.name);
-            ui.label(p.kind.as_str());
-            let mut value = p.default;
-            match p.kind {
-                ParameterType::Bool => {
-                    let mut b = value != 0.0;
-                    ui.checkbox(&mut b, "");
-                    value = b as u8 as f32;
-                }
-                ParameterType::Trigger => {
-                    let mut latch = p.latch;
-                    if ui.checkbox(&mut latch, "latch").changed() {
-                        doc.edit_graph(|g| g.parameters[i].latch = latch);
-                    }
-                }
-                ParameterType::Int => {
-                    let mut n = value as i32;
-                    ui.add(egui::DragValue::new(&mut n));
-                    value = n as f32;
-                }
-                ParameterType::Float => {
-                    ui.add(egui::DragValue::new(&mut value).speed(0.01));
-                }
+            let label = ui.label("Weight");
+            ui.add(egui::Slider::new(&mut weight, 0.0..=1.0).step_by(0.01)).labelled_by(label.id);
+        });
+        if weight != layer.weight {
+            doc.edit_graph_coalesced(key(("layer-weight", l)), |g| g.layers[l].weight = weight);
+        }
+        if let Some(v) = parameter_choice(
+            ui,
+            "Weight parameter",
+            &layer.weight_parameter,
+            doc,
+            ParameterType::is_numeric,
+            true,
+        ) {
+            doc.edit_graph(|g| g.layers[l].weight_parameter = v);
+        }
+        mask_editor(ui, doc, l, character);
+        ui.separator();
+    }
+    ui.heading("Graph");
+    if let Some(v) = number(ui, "Default mix", doc.graph.default_mix, 0.0..=5.0, 0.01) {
+        doc.edit_graph_coalesced(key("default-mix"), |g| g.default_mix = v);
+    }
+    ui.label("Mixes (crossfade per clip or state pair; * for any)");
+    let mixes = doc.graph.mixes.clone();
+    let mut remove = None;
+    for (k, mix) in mixes.iter().enumerate() {
+        ui.horizontal(|ui| {
+            if let Some(v) = committed_text(ui, ("mix-from", k), "from", &mix.from) {
+                doc.edit_graph(|g| g.mixes[k].from = v.trim().to_string());
             }
-            if value != p.default {
-                doc.edit_graph(|g| g.parameters[i].default = value);
+            if let Some(v) = committed_text(ui, ("mix-to", k), "to", &mix.to) {
+                doc.edit_graph(|g| g.mixes[k].to = v.trim().to_string());
             }
-            if ui.small_button("x").on_hover_text("Remove (references are reported in Problems)").clicked() {
-                let references = doc.graph.parameter_references(&p.name).len();
-                doc.edit_graph(|g| {
-                    g.parameters.remove(i);
-                });
-                doc.status = if references == 0 {
-                    format!("removed parameter `{}`", p.name)
-                } else {
-                    format!(
-                        "removed parameter `{}`: {references} reference(s) now name nothing (see Problems; Ctrl+Z restores it)",
-                        p.name
-                    )
-                };
+            if let Some(v) = number(ui, "s", mix.duration, 0.0..=10.0, 0.01) {
+                doc.edit_graph_coalesced(key(("mix-duration", k)), |g| g.mixes[k].duration = v);
+            }
+            if ui.small_button("x").on_hover_text("Remove this mix").clicked() {
+                remove = Some(k);
             }
         });
     }
-    ui.horizontal_wrapped(|ui| {
-        for kind in ParameterType::ALL {
-            if ui.button(format!("+ {}", kind.as_str())).clicked() {
-                let mut name = kind.as_str().to_lowercase();
-                let mut n = 2;
-                while doc.graph.parameter(&name).is_some() {
-                    name = format!("{}{n}", kind.as_str().to_lowercase());
-                    n += 1;
+    if let Some(k) = remove {
+        doc.edit_graph(|g| {
+            g.mixes.remove(k);
+        });
+    }
+    if ui.button("+ Mix").clicked() {
+        let default = doc.graph.default_mix;
+        doc.edit_graph(|g| {
+            g.mixes.push(GraphMixOverride { from: "*".into(), to: "*".into(), duration: default })
+        });
+    }
+}
+
+/// The layer's bone mask: a tree of the skeleton's bones with checkboxes when one is chosen,
+/// otherwise the list of names.
+fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Option<&CharacterInfo>) {
+    let mask = doc.graph.layers[l].mask.clone();
+    let mut on = mask.is_some();
+    if ui.checkbox(&mut on, "Bone mask").changed() {
+        doc.edit_graph(|g| {
+            g.layers[l].mask = on.then(|| animgraph::BoneMask { bones: Vec::new(), include_children: true })
+        });
+        return;
+    }
+    let Some(mask) = mask else { return };
+    let mut children = mask.include_children;
+    if ui.checkbox(&mut children, "Include children").changed() {
+        doc.edit_graph(|g| {
+            if let Some(m) = &mut g.layers[l].mask {
+                m.include_children = children
+            }
+        });
+    }
+    let mut toggled: Option<String> = None;
+    match character {
+        Some(character) => {
+            ui.label(format!("Bones of {} (ticked: in the mask)", character.name));
+            egui::ScrollArea::vertical().id_salt("mask-bones").max_height(240.0).show(ui, |ui| {
+                for (b, bone) in character.bones.iter().enumerate() {
+                    let depth = character.depth(b);
+                    let mut inside = mask.bones.contains(&bone.name);
+                    ui.horizontal(|ui| {
+                        ui.add_space(depth as f32 * 12.0);
+                        if ui.checkbox(&mut inside, &bone.name).changed() {
+                            toggled = Some(bone.name.clone());
+                        }
+                    });
                 }
-                doc.edit_graph(|g| {
-                    g.parameters.push(GraphParameter { name, kind, default: 0.0, latch: false })
+            });
+            for name in mask.bones.iter().filter(|n| !character.bones.iter().any(|b| &b.name == *n)) {
+                ui.horizontal(|ui| {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(230, 200, 90),
+                        format!("{name} (not in this skeleton)"),
+                    );
+                    if ui.small_button("x").clicked() {
+                        toggled = Some(name.clone());
+                    }
                 });
             }
         }
-    });
-}
-
-/// Controls that drive the editor's live player (not the graph: nothing here is an edit).
-pub fn live_controls(ui: &mut egui::Ui, doc: &Document, live: &mut crate::live::Live) {
-    ui.heading("Live");
-    ui.horizontal(|ui| {
-        ui.checkbox(&mut live.running, "Play");
-        if ui.button("Restart").clicked() {
-            live.restart();
+        None => {
+            for name in &mask.bones {
+                ui.horizontal(|ui| {
+                    ui.label(name);
+                    if ui.small_button("x").on_hover_text("Remove from the mask").clicked() {
+                        toggled = Some(name.clone());
+                    }
+                });
+            }
+            if let Some(name) = committed_text(ui, ("mask-add", l), "Add bone", "") {
+                let name = name.trim().to_string();
+                if !name.is_empty() && !mask.bones.contains(&name) {
+                    toggled = Some(name);
+                }
+            }
+            ui.weak("Choose a skeleton to pick bones from its hierarchy.");
         }
-    });
-    if let Some(error) = &live.error {
-        ui.colored_label(egui::Color32::from_rgb(230, 120, 100), format!("Cannot play: {error}"));
-        return;
     }
-    let mut fire = None;
-    for p in &doc.graph.parameters {
-        let Some(value) = live.values.get_mut(&p.name) else { continue };
-        ui.horizontal(|ui| {
-            ui.label(&p.name);
-            match p.kind {
-                ParameterType::Bool => {
-                    let mut b = *value != 0.0;
-                    if ui.checkbox(&mut b, "").changed() {
-                        *value = b as u8 as f32;
+    if let Some(name) = toggled {
+        doc.edit_graph(|g| {
+            if let Some(m) = &mut g.layers[l].mask {
+                match m.bones.iter().position(|b| *b == name) {
+                    Some(at) => {
+                        m.bones.remove(at);
                     }
-                }
-                ParameterType::Int => {
-                    let mut n = *value as i32;
-                    if ui.add(egui::DragValue::new(&mut n)).changed() {
-                        *value = n as f32;
-                    }
-                }
-                ParameterType::Float => {
-                    let top = value.abs().max(10.0);
-                    ui.add(egui::Slider::new(value, -top..=top).clamping(egui::SliderClamping::Never));
-                }
-                ParameterType::Trigger => {
-                    if ui.button("Fire").clicked() {
-                        fire = Some(p.name.clone());
-                    }
+                    None => m.bones.push(name),
                 }
             }
         });
     }
-    if let Some(name) = fire {
-        live.fire(&name);
-    }
-}
-
-/// A parameter's name as a field; the rename is applied (with every reference) when the field
-/// loses focus, so half-typed names never collide with other parameters.
-fn rename_field(ui: &mut egui::Ui, doc: &mut Document, index: usize, name: &str) {
-    let id = ui.scope_id().with(("parameter-name", index));
-    let mut buffer = ui.data_mut(|d| d.get_temp::<String>(id)).unwrap_or_else(|| name.to_string());
-    let response = ui.add(egui::TextEdit::singleline(&mut buffer).desired_width(96.0));
-    if response.has_focus() {
-        ui.data_mut(|d| d.insert_temp(id, buffer));
-        return;
-    }
-    ui.data_mut(|d| d.remove::<String>(id));
-    if !response.lost_focus() || buffer == name {
-        return;
-    }
-    let new = buffer.trim().to_string();
-    if new.is_empty() || doc.graph.parameter(&new).is_some() {
-        doc.status = format!("cannot rename `{name}` to `{new}`: the name is empty or taken");
-        return;
-    }
-    let mut changed = 0;
-    doc.edit_graph(|g| changed = g.rename_parameter(name, &new));
-    doc.status = format!("renamed `{name}` to `{new}` and {changed} reference(s)");
 }

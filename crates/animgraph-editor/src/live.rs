@@ -1,9 +1,11 @@
-//! The runtime player that runs inside the editor: it is rebound whenever the document changes,
-//! driven by the live parameter controls, and read by the canvas to light the active state and
-//! fill a running transition's arrow.
+//! The runtime player that runs inside the editor: rebound whenever the document changes
+//! (keeping each layer's state, as a game's instances do on a new graph version), driven by the
+//! live parameter controls, and read by the canvas to light the active state, fill a running
+//! transition's arrow and show normalised time.
 //!
-//! Without a skeleton (the preview pane comes with the next issue) every clip the graph names is
-//! given a length of one second and loops, so exit times and mixes play out at a readable pace.
+//! Clip lengths come from the chosen skeleton when there is one; a clip it lacks (or every clip,
+//! without a skeleton) is a looping one-second placeholder, so exit times and mixes play out at a
+//! readable pace.
 
 use std::collections::BTreeMap;
 
@@ -14,19 +16,23 @@ use animgraph::{
 
 use crate::document::Document;
 
-/// Length given to every clip while no skeleton is loaded.
+/// Length given to a clip the skeleton does not have (or to every clip without one).
 pub const PLACEHOLDER_CLIP_SECONDS: f32 = 1.0;
 
-/// A backend that accepts any clip name (one-second looping clips) and poses nothing.
+/// A backend that accepts any clip name and poses nothing: known lengths from the skeleton,
+/// placeholders for the rest.
 #[derive(Default)]
-struct PlaceholderBackend {
-    clips: Vec<String>,
+struct TimingBackend {
+    known: BTreeMap<String, f32>,
+    clips: Vec<(String, f32)>,
 }
 
-impl PoseBackend for PlaceholderBackend {
+impl PoseBackend for TimingBackend {
     fn resolve_clip(&mut self, name: &str) -> Option<ClipId> {
-        let index = self.clips.iter().position(|c| c == name).unwrap_or_else(|| {
-            self.clips.push(name.to_string());
+        let index = self.clips.iter().position(|(c, _)| c == name).unwrap_or_else(|| {
+            let length =
+                self.known.get(name).copied().filter(|l| *l > 0.0).unwrap_or(PLACEHOLDER_CLIP_SECONDS);
+            self.clips.push((name.to_string(), length));
             self.clips.len() - 1
         });
         Some(ClipId(index as u32))
@@ -36,8 +42,8 @@ impl PoseBackend for PlaceholderBackend {
         Some(MaskId(0))
     }
 
-    fn clip_length(&self, _clip: ClipId) -> f32 {
-        PLACEHOLDER_CLIP_SECONDS
+    fn clip_length(&self, clip: ClipId) -> f32 {
+        self.clips.get(clip.0 as usize).map_or(PLACEHOLDER_CLIP_SECONDS, |c| c.1)
     }
 
     fn clip_loops(&self, _clip: ClipId) -> bool {
@@ -51,6 +57,7 @@ impl PoseBackend for PlaceholderBackend {
 #[derive(Default)]
 pub struct Live {
     bound_version: Option<u64>,
+    bound_clips: u64,
     player: Option<AnimationGraphPlayer>,
     /// Each parameter's id and type, resolved at bind so a frame looks up no names.
     params: Vec<(String, ParamId, ParameterType)>,
@@ -61,6 +68,10 @@ pub struct Live {
     pub error: Option<String>,
     /// Paused when false.
     pub running: bool,
+    /// Clip lengths from the chosen skeleton, and a counter bumped when they change.
+    clip_lengths: BTreeMap<String, f32>,
+    clips_version: u64,
+    restart: bool,
 }
 
 /// What the canvas shows of a layer's playback.
@@ -68,6 +79,8 @@ pub struct Live {
 pub struct Playback {
     /// The playing leaf state's `Outer/Inner` path.
     pub current: Option<String>,
+    /// Its normalised time (cumulative over loops).
+    pub normalised_time: f32,
     /// A running mix's target path and progress.
     pub target: Option<(String, f32)>,
 }
@@ -78,22 +91,41 @@ impl Live {
         Live { running: true, ..Default::default() }
     }
 
+    /// Uses these clip lengths (from a chosen skeleton); rebinds on the next sync.
+    pub fn set_clip_lengths(&mut self, lengths: BTreeMap<String, f32>) {
+        if lengths != self.clip_lengths {
+            self.clip_lengths = lengths;
+            self.clips_version += 1;
+        }
+    }
+
     /// Rebinds when the document changed since the last bind, keeping live values whose
-    /// parameter still exists and starting new ones at their default.
+    /// parameter still exists (new ones start at their default) and each layer's state.
     pub fn sync(&mut self, doc: &Document) {
-        if self.bound_version == Some(doc.version) {
+        if self.bound_version == Some(doc.version) && self.bound_clips == self.clips_version && !self.restart
+        {
             return;
         }
         self.bound_version = Some(doc.version);
+        self.bound_clips = self.clips_version;
         let mut values = BTreeMap::new();
         for p in &doc.graph.parameters {
             let kept = self.values.get(&p.name).copied().filter(|_| p.kind != ParameterType::Trigger);
             values.insert(p.name.clone(), kept.unwrap_or(p.default));
         }
         self.values = values;
-        let mut backend = PlaceholderBackend::default();
-        match AnimationGraphPlayer::new(&doc.graph, &mut backend) {
-            Ok(player) => {
+        let mut backend = TimingBackend { known: self.clip_lengths.clone(), clips: Vec::new() };
+        let rebound = match (self.player.as_mut(), self.restart) {
+            (Some(player), false) => player.rebind(&doc.graph, &mut backend).map(|()| None),
+            _ => AnimationGraphPlayer::new(&doc.graph, &mut backend).map(Some),
+        };
+        self.restart = false;
+        match rebound {
+            Ok(new) => {
+                if let Some(player) = new {
+                    self.player = Some(player);
+                }
+                let player = self.player.as_ref().expect("bound above");
                 self.params = doc
                     .graph
                     .parameters
@@ -101,7 +133,6 @@ impl Live {
                     .filter_map(|p| Some((p.name.clone(), player.find_parameter(&p.name)?, p.kind)))
                     .collect();
                 self.buffer = player.new_buffer();
-                self.player = Some(player);
                 self.error = None;
             }
             Err(e) => {
@@ -137,9 +168,14 @@ impl Live {
         }
     }
 
-    /// Restarts playback from the entry states.
+    /// Restarts playback from the entry states (on the next sync).
     pub fn restart(&mut self) {
-        self.bound_version = None;
+        self.restart = true;
+    }
+
+    /// The player, once bound.
+    pub fn player(&self) -> Option<&AnimationGraphPlayer> {
+        self.player.as_ref()
     }
 
     /// A layer's playback, for the canvas.
@@ -150,7 +186,7 @@ impl Live {
             .transition_target(layer)
             .zip(player.transition_progress(layer))
             .map(|(s, p)| (player.state_path(s).to_string(), p));
-        Playback { current, target }
+        Playback { current, normalised_time: player.normalised_time(layer).unwrap_or(0.0), target }
     }
 }
 
@@ -166,6 +202,12 @@ pub fn path_shows(path: &str, prefix: &str, name: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn locomotion() -> Document {
+        let path =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
+        Document::open(path).expect("bundled graph opens")
+    }
+
     #[test]
     fn path_matching_lights_the_state_and_its_enclosing_sub_machine() {
         assert!(path_shows("Locomotion/Walk", "", "Locomotion"));
@@ -177,9 +219,7 @@ mod tests {
 
     #[test]
     fn the_live_player_follows_fired_triggers_and_exit_times() {
-        let path =
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
-        let doc = Document::open(path).expect("bundled graph opens");
+        let doc = locomotion();
         let mut live = Live::new();
         live.sync(&doc);
         assert_eq!(live.error, None);
@@ -188,20 +228,58 @@ mod tests {
         live.step(1.0 / 60.0);
         let mixing = live.playback(0);
         assert_eq!(mixing.target.as_ref().map(|(s, _)| s.as_str()), Some("Jump"), "{mixing:?}");
-        // Jump's exit time is 0.9 of a one-second placeholder clip: back in Move within 1.2 s.
+        // Jump's exit time is 0.9 of a one-second placeholder clip: heading back to Move by 1.2 s.
         for _ in 0..72 {
             live.step(1.0 / 60.0);
         }
         let back = live.playback(0);
         let heading_to_move = back.target.as_ref().is_some_and(|(s, _)| s == "Move");
-        assert!(back.current.as_deref() == Some("Move") || heading_to_move, "{back:?}");
+        assert!(
+            back.current.as_deref() == Some("Move") && (heading_to_move || back.target.is_none()),
+            "{back:?}"
+        );
+    }
+
+    #[test]
+    fn an_edit_keeps_the_playing_state_and_its_clock() {
+        let mut doc = locomotion();
+        let mut live = Live::new();
+        live.sync(&doc);
+        live.fire("jump");
+        for _ in 0..20 {
+            live.step(1.0 / 60.0);
+        }
+        let before = live.playback(0);
+        assert_eq!(before.current.as_deref(), Some("Jump"));
+        doc.edit_graph(|g| g.default_mix = 0.3);
+        live.sync(&doc);
+        let after = live.playback(0);
+        assert_eq!(after.current, before.current);
+        assert_eq!(after.normalised_time, before.normalised_time);
+        live.restart();
+        live.sync(&doc);
+        assert_eq!(live.playback(0).current.as_deref(), Some("Move"));
+    }
+
+    #[test]
+    fn skeleton_clip_lengths_set_the_pace() {
+        let doc = locomotion();
+        let mut live = Live::new();
+        live.set_clip_lengths([("jump".to_string(), 2.0)].into_iter().collect());
+        live.sync(&doc);
+        live.fire("jump");
+        for _ in 0..60 {
+            live.step(1.0 / 60.0);
+        }
+        // One second into a two-second jump: half way, still in Jump.
+        let p = live.playback(0);
+        assert_eq!(p.current.as_deref(), Some("Jump"));
+        assert!((p.normalised_time - 0.5).abs() < 0.02, "{p:?}");
     }
 
     #[test]
     fn live_values_survive_an_edit_and_pausing_freezes_playback() {
-        let path =
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
-        let mut doc = Document::open(path).expect("bundled graph opens");
+        let mut doc = locomotion();
         let mut live = Live::new();
         live.sync(&doc);
         live.values.insert("speed".into(), 3.0);

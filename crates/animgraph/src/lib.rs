@@ -82,6 +82,7 @@ pub mod mres;
 pub mod net;
 pub mod script;
 pub mod tracks;
+pub mod watch;
 
 pub use crate::core::{
     BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,

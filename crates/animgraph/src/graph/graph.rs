@@ -67,6 +67,75 @@ impl AnimationGraph {
         changed
     }
 
+    /// Every clip name the graph plays (clip states and blend-space points, every layer and
+    /// depth), each once, in the order first met.
+    pub fn clip_names(&self) -> Vec<String> {
+        fn walk(m: &super::GraphMachine, out: &mut Vec<String>) {
+            for s in &m.states {
+                let clips: &[String] = match &s.kind {
+                    super::StateKind::Clip(c) => std::slice::from_ref(&c.clip),
+                    super::StateKind::BlendSpace1D(b) => &b.clips,
+                    super::StateKind::BlendSpace2D(b) => &b.clips,
+                    super::StateKind::SubMachine(inner) => {
+                        walk(inner, out);
+                        &[]
+                    }
+                };
+                for c in clips {
+                    if !c.is_empty() && !out.contains(c) {
+                        out.push(c.clone());
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for layer in &self.layers {
+            walk(&layer.machine, &mut out);
+        }
+        out
+    }
+
+    /// Changes a parameter's type and keeps the graph meaningful: conditions on it whose
+    /// operator no longer fits get the new type's first operator (`Float` `Greater` stays
+    /// `Greater` as an `Int`; a `Bool`'s `True` becomes a `Trigger`'s `Triggered`), an `Int`'s
+    /// default is rounded, a bool's becomes 0 or 1, and `Latch` is cleared unless it is a
+    /// trigger. Returns how many conditions changed operator, or `None` when there is no such
+    /// parameter. Blend spaces, speeds and weights that need a number are left for the
+    /// validator to report.
+    pub fn set_parameter_type(&mut self, name: &str, kind: super::ParameterType) -> Option<usize> {
+        let parameter = self.parameters.iter_mut().find(|p| p.name == name)?;
+        parameter.kind = kind;
+        parameter.default = match kind {
+            super::ParameterType::Int => parameter.default.round(),
+            super::ParameterType::Bool => (parameter.default != 0.0) as u8 as f32,
+            super::ParameterType::Trigger => 0.0,
+            super::ParameterType::Float => parameter.default,
+        };
+        if kind != super::ParameterType::Trigger {
+            parameter.latch = false;
+        }
+        fn refit(m: &mut super::GraphMachine, name: &str, kind: super::ParameterType, changed: &mut usize) {
+            for t in &mut m.transitions {
+                for c in &mut t.conditions {
+                    if c.parameter == name && !c.op.fits(kind) {
+                        c.op = super::ConditionOp::fitting(kind).next().unwrap_or_default();
+                        *changed += 1;
+                    }
+                }
+            }
+            for s in &mut m.states {
+                if let super::StateKind::SubMachine(inner) = &mut s.kind {
+                    refit(inner, name, kind, changed);
+                }
+            }
+        }
+        let mut changed = 0;
+        for layer in &mut self.layers {
+            refit(&mut layer.machine, name, kind, &mut changed);
+        }
+        Some(changed)
+    }
+
     /// Calls `f` with the model path and value of every field that names a parameter.
     fn visit_parameter_refs(&mut self, f: &mut dyn FnMut(&str, &mut String)) {
         fn machine(m: &mut super::GraphMachine, at: &str, f: &mut dyn FnMut(&str, &mut String)) {

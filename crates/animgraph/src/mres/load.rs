@@ -81,6 +81,33 @@ fn file_error(message: String) -> Diagnostic {
 /// Returns the graph and its warnings, or every error and warning found. Never panics, and
 /// bounded in time and stack for any input (nesting and size are limited).
 pub fn load_str(text: &str) -> Result<Loaded, MresError> {
+    let (graph, diagnostics, _) = load_with_diagnostics(text)?;
+    if diagnostics.iter().any(|d| d.is_error()) {
+        Err(MresError::Invalid(diagnostics))
+    } else {
+        Ok(Loaded { graph, warnings: diagnostics })
+    }
+}
+
+/// Loads a graph for editing: like [`load_str`], but a graph whose structure reads completely
+/// is returned even when it breaks semantic rules (a missing entry state, a transition to a
+/// deleted state, an operator that does not fit its parameter). An editor saves such graphs
+/// mid-edit so no work is lost, and must be able to reopen them; every finding, errors
+/// included, is in [`Loaded::warnings`]. Text that cannot be read as a whole graph (malformed
+/// JSON, unknown resource types, dangling references, unreadable values) is still an error,
+/// because saving what was read would drop part of the file.
+pub fn load_str_editable(text: &str) -> Result<Loaded, MresError> {
+    let (graph, diagnostics, structural_errors) = load_with_diagnostics(text)?;
+    if structural_errors {
+        Err(MresError::Invalid(diagnostics))
+    } else {
+        Ok(Loaded { graph, warnings: diagnostics })
+    }
+}
+
+/// Reads the text into a graph; returns it with every diagnostic and whether any error was
+/// structural (found while reading, before the semantic rules ran).
+fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>, bool), MresError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(MresError::Invalid(vec![too_large(text.len())]));
     }
@@ -116,6 +143,7 @@ pub fn load_str(text: &str) -> Result<Loaded, MresError> {
     let Some(graph) = graph else {
         return Err(MresError::Invalid(diagnostics));
     };
+    let structural_errors = diagnostics.iter().any(|d| d.is_error());
     // Semantic rules, mapped back from model paths to resource ids.
     for issue in validate(&graph) {
         if issue.parameter.as_ref().is_some_and(|p| loader.untyped_parameters.contains(p)) {
@@ -141,11 +169,7 @@ pub fn load_str(text: &str) -> Result<Loaded, MresError> {
             message: issue.message,
         });
     }
-    if diagnostics.iter().any(|d| d.is_error()) {
-        Err(MresError::Invalid(diagnostics))
-    } else {
-        Ok(Loaded { graph, warnings: diagnostics })
-    }
+    Ok((graph, diagnostics, structural_errors))
 }
 
 /// Maps a model path (`Layers[0].Machine.States[1].Speed`) to the resource it came from and the

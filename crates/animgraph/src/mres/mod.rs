@@ -32,7 +32,7 @@ mod save;
 use std::path::{Path, PathBuf};
 
 pub use diagnostic::{Diagnostic, Severity};
-pub use load::{MAX_FILE_BYTES, load_str};
+pub use load::{MAX_FILE_BYTES, load_str, load_str_editable};
 pub use save::save_to_string;
 
 use crate::graph::AnimationGraph;
@@ -95,7 +95,17 @@ fn list(diagnostics: &[Diagnostic]) -> String {
 
 /// Loads a graph from a file.
 pub fn load_file(path: impl AsRef<Path>) -> Result<Loaded, MresError> {
-    let path = path.as_ref();
+    load_str(&read_text(path.as_ref())?)
+}
+
+/// Loads a graph from a file for editing (see [`load_str_editable`]): semantic errors are
+/// returned with the graph instead of refusing it.
+pub fn load_file_editable(path: impl AsRef<Path>) -> Result<Loaded, MresError> {
+    load_str_editable(&read_text(path.as_ref())?)
+}
+
+/// Reads a `.mres` file as text, refusing files over [`MAX_FILE_BYTES`] and non-UTF-8 bytes.
+pub fn read_text(path: &Path) -> Result<String, MresError> {
     let read_error = |source| MresError::Read { path: path.to_path_buf(), source };
     let size = std::fs::metadata(path).map_err(read_error)?.len();
     if size > MAX_FILE_BYTES as u64 {
@@ -115,7 +125,7 @@ pub fn load_file(path: impl AsRef<Path>) -> Result<Loaded, MresError> {
             ),
         }])
     })?;
-    load_str(&text)
+    Ok(text)
 }
 
 /// Saves a graph to a file atomically: the text goes to a temporary file beside it, which then
@@ -147,4 +157,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MresError> {
         return Err(write_error(e));
     }
     Ok(())
+}
+
+/// A fresh resource uid (`res_` and 12 hex digits) for a new graph. Editors and the live link
+/// identify graphs by uid, so a new graph needs one that no other graph has: it comes from the
+/// standard library's per-process random hash keys, the time and a counter.
+pub fn new_uid() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    hasher.write_u128(nanos);
+    hasher.write_u32(std::process::id());
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    format!("res_{:012x}", hasher.finish() & 0xffff_ffff_ffff)
 }

@@ -1,0 +1,163 @@
+//! # animgraph-character
+//!
+//! One type for any character the tools load: a 2D skeleton (`.mskel`, with its texture) or a 3D
+//! one (`.glb` / `.gltf`). The CLI, the editor and the example game load characters here, so the
+//! rules for finding textures, clip maps and file kinds live once.
+//!
+//! ```
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot/gbot.mskel");
+//! let loaded = animgraph_character::Character::load(path.as_ref(), None).unwrap();
+//! let bones = loaded.character.bones();
+//! assert!(bones.iter().any(|b| b.name == "LeftArm"));
+//! assert!(loaded.character.clips().iter().any(|c| c.name == "walk"));
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use animgraph_2d::{Skeleton2D, Skeleton2DData};
+use animgraph_3d::Skeleton3D;
+
+/// A loaded character.
+#[derive(Clone)]
+pub enum Character {
+    /// A 2D skeleton and its texture.
+    TwoD(Arc<Skeleton2D>, Option<Arc<tiny_skia::Pixmap>>),
+    /// A 3D skeleton (mesh and textures inside).
+    ThreeD(Arc<Skeleton3D>),
+}
+
+/// A character with what was noticed while loading it.
+pub struct Loaded {
+    /// The character.
+    pub character: Character,
+    /// Non-fatal findings (a texture that did not load, glTF parts that were skipped).
+    pub warnings: Vec<String>,
+}
+
+/// One bone (2D) or joint (3D).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bone {
+    /// Its name, as masks name it.
+    pub name: String,
+    /// Its parent's index in the same list (parents come first).
+    pub parent: Option<usize>,
+}
+
+/// One clip the character can play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clip {
+    /// Its name, as graphs name it.
+    pub name: String,
+    /// Seconds.
+    pub length: f32,
+}
+
+impl Character {
+    /// Loads a character by its extension (`.mskel`, `.glb`, `.gltf`). `clip_map` is a JSON
+    /// file `{"graph clip name": "skeleton clip name"}` so one graph drives skeletons whose
+    /// clips are named differently.
+    pub fn load(path: &Path, clip_map: Option<&Path>) -> Result<Loaded, String> {
+        let map: BTreeMap<String, String> = match clip_map {
+            None => BTreeMap::new(),
+            Some(file) => std::fs::read_to_string(file)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+                .map_err(|e| {
+                    format!("{}: {e} (expected {{\"graph clip\": \"skeleton clip\", ...}})", file.display())
+                })?,
+        };
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        let unknown = |clip: &str| {
+            format!("{}: the clip map names \"{clip}\", which the skeleton does not have", path.display())
+        };
+        let mut warnings = Vec::new();
+        let character = match extension.as_str() {
+            "mskel" => {
+                let data = Skeleton2DData::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let texture = data.texture.as_ref().and_then(|t| {
+                    let file = path.parent().unwrap_or(Path::new(".")).join(t);
+                    match tiny_skia::Pixmap::load_png(&file) {
+                        Ok(p) => Some(Arc::new(p)),
+                        Err(e) => {
+                            warnings.push(format!(
+                                "cannot load texture {}: {e}; drawing flat parts",
+                                file.display()
+                            ));
+                            None
+                        }
+                    }
+                });
+                let mut skeleton = Skeleton2D::new(data).map_err(|e| format!("{}: {e}", path.display()))?;
+                for (alias, clip) in &map {
+                    if !skeleton.alias_clip(alias, clip) {
+                        return Err(unknown(clip));
+                    }
+                }
+                Character::TwoD(Arc::new(skeleton), texture)
+            }
+            "glb" | "gltf" => {
+                let imported = animgraph_3d::import::import_file(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                warnings.extend(imported.warnings.iter().map(|w| w.to_string()));
+                let mut skeleton = imported.skeleton;
+                for (alias, clip) in &map {
+                    if !skeleton.alias_clip(alias, clip) {
+                        return Err(unknown(clip));
+                    }
+                }
+                Character::ThreeD(Arc::new(skeleton))
+            }
+            other => {
+                return Err(format!(
+                    "{}: .{other} is not a skeleton; use a .mskel, .glb or .gltf file",
+                    path.display()
+                ));
+            }
+        };
+        Ok(Loaded { character, warnings })
+    }
+
+    /// The bones (2D) or joints (3D), parents first.
+    pub fn bones(&self) -> Vec<Bone> {
+        match self {
+            Character::TwoD(s, _) => s
+                .data
+                .bones
+                .iter()
+                .zip(&s.parents)
+                .map(|(b, p)| Bone { name: b.name.clone(), parent: p.map(usize::from) })
+                .collect(),
+            Character::ThreeD(s) => s
+                .names
+                .iter()
+                .zip(&s.parents)
+                .map(|(n, p)| Bone { name: n.clone(), parent: p.map(usize::from) })
+                .collect(),
+        }
+    }
+
+    /// The clips, in the file's order.
+    pub fn clips(&self) -> Vec<Clip> {
+        match self {
+            Character::TwoD(s, _) => s
+                .clip_names()
+                .map(|n| Clip { name: n.to_string(), length: s.clip_duration(n).unwrap_or(0.0) })
+                .collect(),
+            Character::ThreeD(s) => {
+                s.clips.iter().map(|c| Clip { name: c.name.clone(), length: c.duration }).collect()
+            }
+        }
+    }
+
+    /// `"2D"` or `"3D"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Character::TwoD(..) => "2D",
+            Character::ThreeD(_) => "3D",
+        }
+    }
+}

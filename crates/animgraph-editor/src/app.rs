@@ -1,0 +1,705 @@
+//! The editor window: document tabs, the toolbar, the panels around the canvas, and the prompts
+//! (unsaved changes, file changed on disk).
+//!
+//! | key | does |
+//! |---|---|
+//! | Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S | new, open, save, save as |
+//! | Ctrl+W | close the tab (asks when it has unsaved changes) |
+//! | Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y | undo / redo |
+
+use std::path::{Path, PathBuf};
+
+use animgraph::graph::Severity;
+use eframe::egui;
+
+use crate::canvas;
+use crate::character::CharacterInfo;
+use crate::document::{Document, Selection};
+use crate::files::{Dialogs, Purpose};
+use crate::live::Live;
+use crate::settings::Settings;
+
+/// One open graph.
+pub struct Tab {
+    /// The document.
+    pub doc: Document,
+    /// How its canvas is looked at.
+    pub view: canvas::View,
+    /// Its live player.
+    pub live: Live,
+    /// The chosen skeleton.
+    pub character: Option<CharacterInfo>,
+    /// The file's new text when it changed on disk while the document had unsaved edits.
+    pub disk_change: Option<String>,
+    /// Frame all on the next frame.
+    frame_next: bool,
+}
+
+impl Tab {
+    /// A tab for a document.
+    pub fn new(doc: Document) -> Tab {
+        Tab {
+            doc,
+            view: canvas::View::default(),
+            live: Live::new(),
+            character: None,
+            disk_change: None,
+            frame_next: true,
+        }
+    }
+
+    /// Uses a skeleton for clip names, bones and timing.
+    pub fn set_character(&mut self, character: Option<CharacterInfo>) {
+        let lengths = character.as_ref().map_or_else(Default::default, |c| {
+            c.clips.iter().map(|clip| (clip.name.clone(), clip.length)).collect()
+        });
+        self.live.set_clip_lengths(lengths);
+        self.character = character;
+    }
+}
+
+/// The editor.
+pub struct Editor {
+    /// Open graphs.
+    pub tabs: Vec<Tab>,
+    /// The tab shown.
+    pub active: usize,
+    /// The toolbar's path field (open or save as by typing).
+    pub path_field: String,
+    /// The skeleton path field.
+    pub skeleton_field: String,
+    /// Remembered between runs.
+    pub settings: Settings,
+    dialogs: Dialogs,
+    /// A tab waiting for an answer to "save changes?" before it closes.
+    closing_tab: Option<usize>,
+    quitting: bool,
+    /// Messages not tied to a tab.
+    pub status: String,
+}
+
+/// The graph opened when the editor starts without arguments.
+pub fn bundled_example() -> PathBuf {
+    let relative = PathBuf::from("assets/characters/gbot/gbot.mres");
+    if relative.exists() {
+        relative
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(relative)
+    }
+}
+
+/// A skeleton file beside a graph with the same stem (`gbot.mres` -> `gbot.mskel`), used when
+/// no skeleton was chosen for it yet.
+fn sibling_skeleton(graph: &Path) -> Option<PathBuf> {
+    ["mskel", "glb", "gltf"].iter().map(|e| graph.with_extension(e)).find(|p| p.exists())
+}
+
+impl Editor {
+    /// An editor with these files open (the bundled example when none), remembering into
+    /// `settings`.
+    pub fn new(paths: Vec<PathBuf>, settings: Settings) -> Editor {
+        let mut editor = Editor {
+            tabs: Vec::new(),
+            active: 0,
+            path_field: String::new(),
+            skeleton_field: String::new(),
+            settings,
+            dialogs: Dialogs::default(),
+            closing_tab: None,
+            quitting: false,
+            status: String::new(),
+        };
+        let paths = if paths.is_empty() { vec![bundled_example()] } else { paths };
+        for path in paths {
+            editor.open(path);
+        }
+        if editor.tabs.is_empty() {
+            editor.tabs.push(Tab::new(Document::untitled()));
+        }
+        editor.active = 0;
+        editor
+    }
+
+    /// The active tab.
+    pub fn tab(&mut self) -> Option<&mut Tab> {
+        self.tabs.get_mut(self.active)
+    }
+
+    /// Opens a graph in a new tab (or shows its tab when it is open already).
+    pub fn open(&mut self, path: PathBuf) {
+        if let Some(i) = self.tabs.iter().position(|t| t.doc.is_file(&path)) {
+            self.active = i;
+            return;
+        }
+        match Document::open(path.clone()) {
+            Ok(doc) => {
+                let mut tab = Tab::new(doc);
+                let skeleton = self.settings.skeleton_for(&path).cloned().or_else(|| sibling_skeleton(&path));
+                if let Some(skeleton) = skeleton {
+                    match CharacterInfo::load(&skeleton) {
+                        Ok(c) => tab.set_character(Some(c)),
+                        Err(e) => {
+                            tab.doc.status = format!("{}; the skeleton did not load: {e}", tab.doc.status)
+                        }
+                    }
+                }
+                self.tabs.push(tab);
+                self.active = self.tabs.len() - 1;
+                self.settings.add_recent(&path);
+                self.save_settings();
+            }
+            Err(e) => self.status = e,
+        }
+    }
+
+    /// A new untitled graph in a new tab.
+    pub fn new_document(&mut self) {
+        self.tabs.push(Tab::new(Document::untitled()));
+        self.active = self.tabs.len() - 1;
+    }
+
+    /// Saves the active graph (asks for a path when it has none).
+    pub fn save(&mut self) {
+        let Some(tab) = self.tabs.get_mut(self.active) else { return };
+        if tab.doc.path.is_none() {
+            self.dialogs.ask(Purpose::SaveAs, None);
+            return;
+        }
+        if let Err(e) = tab.doc.save() {
+            tab.doc.status = e;
+        }
+    }
+
+    /// Saves the active graph to `path`, which it then belongs to.
+    pub fn save_as(&mut self, path: PathBuf) {
+        let path = if path.extension().is_none() { path.with_extension("mres") } else { path };
+        let Some(tab) = self.tabs.get_mut(self.active) else { return };
+        match tab.doc.save_as(path.clone()) {
+            Ok(()) => {
+                if let Some(c) = &tab.character {
+                    self.settings.set_skeleton(&path, &c.path);
+                }
+                self.settings.add_recent(&path);
+                self.save_settings();
+            }
+            Err(e) => tab.doc.status = e,
+        }
+    }
+
+    /// Chooses the active graph's skeleton (remembered for its file).
+    pub fn choose_skeleton(&mut self, path: PathBuf) {
+        let Some(tab) = self.tabs.get_mut(self.active) else { return };
+        match CharacterInfo::load(&path) {
+            Ok(c) => {
+                let missing = c.missing_clips(&tab.doc.graph);
+                tab.doc.status = if missing.is_empty() {
+                    format!("skeleton {}: {} bones, {} clips", c.name, c.bones.len(), c.clips.len())
+                } else {
+                    format!("skeleton {}: the graph names clips it lacks: {}", c.name, missing.join(", "))
+                };
+                if let Some(graph) = tab.doc.path.clone() {
+                    self.settings.set_skeleton(&graph, &path);
+                }
+                tab.set_character(Some(c));
+                self.save_settings();
+            }
+            Err(e) => tab.doc.status = e,
+        }
+    }
+
+    /// Closes a tab now (no questions).
+    pub fn close_now(&mut self, index: usize) {
+        if index < self.tabs.len() {
+            self.tabs.remove(index);
+        }
+        if self.tabs.is_empty() {
+            self.tabs.push(Tab::new(Document::untitled()));
+        }
+        self.active = self.active.min(self.tabs.len() - 1);
+    }
+
+    /// Closes a tab, asking first when it has unsaved changes.
+    pub fn close(&mut self, index: usize) {
+        match self.tabs.get(index) {
+            Some(t) if t.doc.dirty() => self.closing_tab = Some(index),
+            Some(_) => self.close_now(index),
+            None => {}
+        }
+    }
+
+    fn save_settings(&mut self) {
+        if let Err(e) = self.settings.save() {
+            self.status = e;
+        }
+    }
+
+    fn shortcuts(&mut self, ctx: &egui::Context) {
+        let (undo, redo, save, save_as, open, new, close) = ctx.input_mut(|i| {
+            use egui::{Key, Modifiers as M};
+            // The Shift forms first: a plain Ctrl+Z match would also take Ctrl+Shift+Z.
+            let shift_z = i.consume_key(M::COMMAND | M::SHIFT, Key::Z);
+            let save_as = i.consume_key(M::COMMAND | M::SHIFT, Key::S);
+            (
+                !shift_z && i.consume_key(M::COMMAND, Key::Z),
+                shift_z || i.consume_key(M::COMMAND, Key::Y),
+                !save_as && i.consume_key(M::COMMAND, Key::S),
+                save_as,
+                i.consume_key(M::COMMAND, Key::O),
+                i.consume_key(M::COMMAND, Key::N),
+                i.consume_key(M::COMMAND, Key::W),
+            )
+        });
+        if save {
+            self.save();
+        }
+        if save_as {
+            self.dialogs.ask(Purpose::SaveAs, None);
+        }
+        if open {
+            self.dialogs.ask(Purpose::Open, None);
+        }
+        if new {
+            self.new_document();
+        }
+        if close {
+            self.close(self.active);
+        }
+        if let Some(tab) = self.tab() {
+            if undo {
+                tab.doc.undo();
+            }
+            if redo {
+                tab.doc.redo();
+            }
+        }
+    }
+
+    fn toolbar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if ui.button("New").on_hover_text("Ctrl+N").clicked() {
+                self.new_document();
+            }
+            if ui
+                .add_enabled(!self.dialogs.busy(), egui::Button::new("Open..."))
+                .on_hover_text("Ctrl+O")
+                .clicked()
+            {
+                self.dialogs.ask(Purpose::Open, None);
+            }
+            ui.menu_button("Recent", |ui| {
+                if self.settings.recent.is_empty() {
+                    ui.weak("no recent files");
+                }
+                for path in self.settings.recent.clone() {
+                    if ui.button(path.display().to_string()).clicked() {
+                        self.open(path);
+                        ui.close();
+                    }
+                }
+            });
+            if ui.button("Save").on_hover_text("Ctrl+S").clicked() {
+                self.save();
+            }
+            if ui
+                .add_enabled(!self.dialogs.busy(), egui::Button::new("Save as..."))
+                .on_hover_text("Ctrl+Shift+S")
+                .clicked()
+            {
+                self.dialogs.ask(Purpose::SaveAs, None);
+            }
+            ui.separator();
+            let label = ui.label("Path");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.path_field).desired_width(220.0).hint_text("file.mres"),
+            )
+            .labelled_by(label.id);
+            let typed = PathBuf::from(self.path_field.trim());
+            let has_path = !self.path_field.trim().is_empty();
+            if ui.add_enabled(has_path, egui::Button::new("Open path")).clicked() {
+                self.open(typed.clone());
+            }
+            if ui.add_enabled(has_path, egui::Button::new("Save to path")).clicked() {
+                self.save_as(typed);
+            }
+            ui.separator();
+            let Some(tab) = self.tabs.get_mut(self.active) else { return };
+            let (can_undo, can_redo) = tab.doc.can_undo();
+            if ui.add_enabled(can_undo, egui::Button::new("Undo")).on_hover_text("Ctrl+Z").clicked() {
+                tab.doc.undo();
+            }
+            if ui
+                .add_enabled(can_redo, egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
+                .clicked()
+            {
+                tab.doc.redo();
+            }
+            if ui.button("Frame all").on_hover_text("F over the canvas").clicked() {
+                tab.frame_next = true;
+            }
+        });
+        // Tabs.
+        ui.horizontal(|ui| {
+            let mut close = None;
+            for i in 0..self.tabs.len() {
+                let title = self.tabs[i].doc.title();
+                if ui.selectable_label(i == self.active, &title).clicked() {
+                    self.active = i;
+                }
+                let x = ui.small_button("x").on_hover_text("Close (Ctrl+W)");
+                crate::inspector::name_widget(ui, &x, &format!("Close {title}"));
+                if x.clicked() {
+                    close = Some(i);
+                }
+                ui.separator();
+            }
+            if let Some(i) = close {
+                self.close(i);
+            }
+        });
+        // The skeleton of the active tab.
+        ui.horizontal(|ui| {
+            let busy = self.dialogs.busy();
+            let Some(tab) = self.tabs.get_mut(self.active) else { return };
+            match &tab.character {
+                Some(c) => {
+                    ui.label(format!(
+                        "Skeleton: {} ({}, {} bones, {} clips)",
+                        c.name,
+                        c.character.kind(),
+                        c.bones.len(),
+                        c.clips.len()
+                    ));
+                    let missing = c.missing_clips(&tab.doc.graph);
+                    if !missing.is_empty() {
+                        ui.colored_label(
+                            egui::Color32::from_rgb(230, 200, 90),
+                            format!("lacks clips: {}", missing.join(", ")),
+                        );
+                    }
+                }
+                None => {
+                    ui.label("Skeleton: none (clips play as one-second placeholders)");
+                }
+            }
+            let choose = ui.add_enabled(!busy, egui::Button::new("Choose skeleton...")).clicked();
+            let label = ui.label("Skeleton path");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.skeleton_field)
+                    .desired_width(200.0)
+                    .hint_text(".mskel / .glb"),
+            )
+            .labelled_by(label.id);
+            let load = ui
+                .add_enabled(!self.skeleton_field.trim().is_empty(), egui::Button::new("Load skeleton"))
+                .clicked();
+            if choose {
+                self.dialogs.ask(Purpose::Skeleton, None);
+            }
+            if load {
+                self.choose_skeleton(PathBuf::from(self.skeleton_field.trim()));
+            }
+        });
+        let status = match self.tabs.get(self.active) {
+            Some(t) if self.status.is_empty() => t.doc.status.clone(),
+            _ => self.status.clone(),
+        };
+        ui.label(status);
+    }
+
+    fn dialog_results(&mut self) {
+        let Some((purpose, paths)) = self.dialogs.poll() else { return };
+        if paths.is_empty() {
+            self.status = "no file chosen (if no dialog appeared, this desktop has no file chooser: type a path in the Path field)".into();
+            return;
+        }
+        self.status.clear();
+        match purpose {
+            Purpose::Open => {
+                for p in paths {
+                    self.open(p);
+                }
+            }
+            Purpose::SaveAs => self.save_as(paths[0].clone()),
+            Purpose::Skeleton => self.choose_skeleton(paths[0].clone()),
+        }
+    }
+
+    fn prompts(&mut self, ctx: &egui::Context) {
+        // Closing a tab with unsaved changes.
+        if let Some(i) = self.closing_tab {
+            let title = self.tabs.get(i).map_or(String::new(), |t| t.doc.title());
+            egui::Window::new("Unsaved changes").collapsible(false).resizable(false).show(ctx, |ui| {
+                ui.label(format!("Save the changes to {title} before closing?"));
+                ui.horizontal(|ui| {
+                    if ui.button("Save and close").clicked() {
+                        self.active = i;
+                        self.save();
+                        if self.tabs.get(i).is_some_and(|t| !t.doc.dirty()) {
+                            self.close_now(i);
+                        }
+                        self.closing_tab = None;
+                    }
+                    if ui.button("Close without saving").clicked() {
+                        self.close_now(i);
+                        self.closing_tab = None;
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.closing_tab = None;
+                    }
+                });
+            });
+        }
+        // A file that changed on disk while it had unsaved edits here.
+        let active = self.active;
+        if let Some(tab) = self.tabs.get_mut(active) {
+            if let Some(text) = tab.disk_change.clone() {
+                let title = tab.doc.title();
+                egui::Window::new("Changed on disk").collapsible(false).resizable(false).show(ctx, |ui| {
+                    ui.label(format!("{title} changed on disk, and it has unsaved edits here."));
+                    ui.horizontal(|ui| {
+                        if ui
+                            .button("Reload from disk")
+                            .on_hover_text("Ctrl+Z brings your edits back")
+                            .clicked()
+                        {
+                            if let Err(e) = tab.doc.reload_from(text.clone()) {
+                                tab.doc.status = e;
+                            }
+                            tab.disk_change = None;
+                        }
+                        if ui.button("Keep my version").clicked() {
+                            tab.doc.keep_over_disk(text.clone());
+                            tab.disk_change = None;
+                        }
+                    });
+                });
+            }
+        }
+        // Quitting with unsaved changes.
+        if ctx.input(|i| i.viewport().close_requested())
+            && self.tabs.iter().any(|t| t.doc.dirty())
+            && !self.quitting
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.quitting = true;
+        }
+        if self.quitting {
+            egui::Window::new("Quit").collapsible(false).resizable(false).show(ctx, |ui| {
+                let dirty: Vec<String> =
+                    self.tabs.iter().filter(|t| t.doc.dirty()).map(|t| t.doc.title()).collect();
+                ui.label(format!("Unsaved changes in: {}", dirty.join(", ")));
+                ui.horizontal(|ui| {
+                    if ui.button("Save all and quit").clicked() {
+                        let mut failed = false;
+                        for t in &mut self.tabs {
+                            if t.doc.dirty() && t.doc.save().is_err() {
+                                failed = true;
+                            }
+                        }
+                        if failed {
+                            self.status =
+                                "some graphs have no file yet: save them with Save as, then quit".into();
+                            self.quitting = false;
+                        } else {
+                            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                        }
+                    }
+                    if ui.button("Quit without saving").clicked() {
+                        self.tabs.clear();
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        self.quitting = false;
+                    }
+                });
+            });
+        }
+    }
+
+    /// Reloads clean tabs whose file changed on disk; flags dirty ones for the prompt.
+    fn watch_files(&mut self) {
+        for tab in &mut self.tabs {
+            if tab.disk_change.is_some() {
+                continue;
+            }
+            let Some(text) = tab.doc.changed_on_disk() else { continue };
+            if tab.doc.dirty() {
+                tab.disk_change = Some(text);
+            } else if let Err(e) = tab.doc.reload_from(text) {
+                tab.doc.status = e;
+            }
+        }
+    }
+
+    /// One frame of the whole editor (separate from `eframe::App` so tests and benchmarks can
+    /// drive it).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.dialog_results();
+        self.watch_files();
+        self.shortcuts(&ctx);
+        self.prompts(&ctx);
+        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
+        if self.tabs.is_empty() {
+            return;
+        }
+        self.active = self.active.min(self.tabs.len() - 1);
+        let idle = !ctx.input(|i| i.pointer.any_down()) && ctx.memory(|m| m.focused().is_none());
+        let Tab { doc, view, live, character, frame_next, .. } = &mut self.tabs[self.active];
+        if idle {
+            doc.break_coalescing();
+        }
+        live.sync(doc);
+        live.step(ctx.input(|i| i.stable_dt).min(0.1));
+        if live.running {
+            ctx.request_repaint();
+        }
+        egui::Panel::left("parameters").default_size(300.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                crate::parameters::panel(ui, doc);
+                ui.separator();
+                crate::parameters::live_controls(ui, doc, live);
+            });
+        });
+        egui::Panel::right("inspector").default_size(330.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| crate::inspector::show(ui, doc, character.as_ref()));
+        });
+        egui::Panel::bottom("problems").default_size(110.0).show(ui, |ui| {
+            let issues = doc.problems().to_vec();
+            ui.heading(format!("Problems ({})", issues.len()));
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                for issue in issues {
+                    let colour = if issue.severity == Severity::Error {
+                        egui::Color32::from_rgb(240, 110, 100)
+                    } else {
+                        egui::Color32::from_rgb(230, 200, 90)
+                    };
+                    let text =
+                        egui::RichText::new(format!("{}: {}", issue.path, issue.message)).color(colour);
+                    if ui.link(text).on_hover_text("Show it on the canvas").clicked() {
+                        doc.reveal(&issue.path);
+                    }
+                }
+            });
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            layer_tabs(ui, doc, frame_next);
+            breadcrumb(ui, doc);
+            if *frame_next {
+                if let Some(m) = doc.machine() {
+                    canvas::frame_all(view, m, ui.available_size());
+                }
+                *frame_next = false;
+            }
+            let playback = live.playback(doc.layer);
+            let output = canvas::show(ui, doc, view, &playback);
+            if let Some(i) = output.open_blend_space {
+                doc.selection = Selection::state(i);
+            }
+        });
+    }
+}
+
+/// Layer tabs: click to show, right-click to move or remove; `+ Layer` adds one.
+fn layer_tabs(ui: &mut egui::Ui, doc: &mut Document, frame_next: &mut bool) {
+    ui.horizontal(|ui| {
+        let count = doc.graph.layers.len();
+        for i in 0..count {
+            let name = doc.graph.layers[i].name.clone();
+            let response = ui.selectable_label(i == doc.layer, &name);
+            if response.clicked() {
+                doc.show_layer(i);
+                *frame_next = true;
+            }
+            response.context_menu(|ui| {
+                if i > 0 && ui.button("Move left").clicked() {
+                    doc.move_layer(i, i - 1);
+                    ui.close();
+                }
+                if i + 1 < count && ui.button("Move right").clicked() {
+                    doc.move_layer(i, i + 1);
+                    ui.close();
+                }
+                if count > 1 && ui.button("Remove layer").clicked() {
+                    doc.remove_layer(i);
+                    ui.close();
+                }
+            });
+        }
+        if ui.button("+ Layer").clicked() {
+            doc.add_layer();
+            *frame_next = true;
+        }
+        if count > 1 {
+            let layer = doc.layer;
+            if layer > 0 && ui.small_button("<").on_hover_text("Move this layer left (blend order)").clicked()
+            {
+                doc.move_layer(layer, layer - 1);
+            }
+            if layer + 1 < count
+                && ui.small_button(">").on_hover_text("Move this layer right (blend order)").clicked()
+            {
+                doc.move_layer(layer, layer + 1);
+            }
+            if ui.button("- Layer").on_hover_text("Remove this layer").clicked() {
+                doc.remove_layer(layer);
+                *frame_next = true;
+            }
+        }
+    });
+}
+
+/// The layer's name, then each entered sub-machine; clicking one goes back to it.
+fn breadcrumb(ui: &mut egui::Ui, doc: &mut Document) {
+    ui.horizontal(|ui| {
+        let layer_name = doc.graph.layers.get(doc.layer).map_or(String::new(), |l| l.name.clone());
+        if ui.link(layer_name).clicked() {
+            doc.nesting.clear();
+            doc.selection = Selection::None;
+        }
+        let nesting = doc.nesting.clone();
+        for depth in 0..nesting.len() {
+            ui.label(">");
+            let saved = doc.nesting.clone();
+            doc.nesting.truncate(depth);
+            let name = doc
+                .machine()
+                .and_then(|m| m.states.get(nesting[depth]))
+                .map_or(String::new(), |s| s.name.clone());
+            doc.nesting = saved;
+            if ui.link(name).clicked() {
+                doc.nesting.truncate(depth + 1);
+                doc.selection = Selection::None;
+            }
+        }
+    });
+}
+
+impl eframe::App for Editor {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}
+
+/// Runs the editor window on these files.
+pub fn run(paths: Vec<PathBuf>) -> eframe::Result {
+    let (settings, message) = Settings::load(crate::settings::default_file());
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1280.0, 800.0])
+            .with_title("animgraph editor"),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "animgraph editor",
+        options,
+        Box::new(move |_cc| {
+            let mut editor = Editor::new(paths, settings);
+            if let Some(m) = message {
+                editor.status = m;
+            }
+            Ok(Box::new(editor))
+        }),
+    )
+}

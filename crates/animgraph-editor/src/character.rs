@@ -1,0 +1,63 @@
+//! The skeleton chosen for a graph tab: its bones (for the mask picker), its clips (for clip
+//! fields and the live player's timing) and the character itself (for the preview).
+
+use std::path::{Path, PathBuf};
+
+use animgraph_character::{Bone, Character, Clip};
+
+/// A loaded skeleton, as the editor uses it.
+#[derive(Clone)]
+pub struct CharacterInfo {
+    /// The file.
+    pub path: PathBuf,
+    /// Its file name, for labels.
+    pub name: String,
+    /// Bones or joints, parents first.
+    pub bones: Vec<Bone>,
+    /// Clips with lengths.
+    pub clips: Vec<Clip>,
+    /// The character.
+    pub character: Character,
+    /// What loading it noticed.
+    pub warnings: Vec<String>,
+}
+
+impl CharacterInfo {
+    /// Loads a `.mskel`, `.glb` or `.gltf` file.
+    pub fn load(path: &Path) -> Result<CharacterInfo, String> {
+        let loaded = Character::load(path, None)?;
+        let name =
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        Ok(CharacterInfo {
+            path: path.to_path_buf(),
+            name,
+            bones: loaded.character.bones(),
+            clips: loaded.character.clips(),
+            character: loaded.character,
+            warnings: loaded.warnings,
+        })
+    }
+
+    /// How deep a bone sits (roots are 0).
+    pub fn depth(&self, bone: usize) -> usize {
+        let mut depth = 0;
+        let mut at = self.bones.get(bone).and_then(|b| b.parent);
+        while let Some(p) = at {
+            depth += 1;
+            if depth > self.bones.len() {
+                break; // parents come first, so this cannot loop; stay safe anyway
+            }
+            at = self.bones.get(p).and_then(|b| b.parent);
+        }
+        depth
+    }
+
+    /// The clips a graph names that this skeleton lacks.
+    pub fn missing_clips(&self, graph: &animgraph::AnimationGraph) -> Vec<String> {
+        let mut missing: Vec<String> =
+            graph.clip_names().into_iter().filter(|n| !self.clips.iter().any(|c| &c.name == n)).collect();
+        missing.sort();
+        missing.dedup();
+        missing
+    }
+}

@@ -1,0 +1,34 @@
+//! # animgraph-editor
+//!
+//! The animgraph editor: an eframe/egui desktop app for `.mres` animation graphs. Every rule it
+//! applies comes from the runtime crate (validation, renames, the player); this crate holds only
+//! editor state and drawing.
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`document`] | the UI-free model: a graph, its undo history, selection, save and reload |
+//! | [`app`] | the window: tabs, toolbar, panels, prompts |
+//! | [`canvas`] | states and transitions, and the gestures that edit them |
+//! | [`inspector`] | the selection's fields, the layer's and the graph's |
+//! | [`parameters`] | the parameter panel and the live controls |
+//! | [`live`] | the runtime player running in the editor |
+//! | [`character`] | the skeleton chosen for a graph |
+//! | [`settings`] | recent files and per-graph skeletons, outside the `.mres` |
+//! | [`files`] | native file dialogs on a background thread |
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod canvas;
+pub mod character;
+pub mod document;
+pub mod files;
+pub mod inspector;
+pub mod live;
+pub mod parameters;
+pub mod settings;
+
+#[cfg(test)]
+mod ui_tests;
+
+pub use app::{Editor, run};

@@ -1,0 +1,444 @@
+//! The real editor UI driven headlessly through its accessibility tree (egui_kittest): widgets
+//! are found by their labels and values, as a user finds them, and the canvas is driven with
+//! pointer events.
+
+use std::path::PathBuf;
+
+use eframe::egui::{self, Event, Modifiers, PointerButton, Pos2, Role, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, Queryable};
+
+use crate::app::Editor;
+use crate::document::{Document, Selection};
+use crate::settings::Settings;
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("animgraph-editor-ui-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A copy of a bundled graph in a temporary directory, so saving cannot touch the assets.
+fn scratch_copy(name: &str) -> PathBuf {
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/gbot/gbot.mres");
+    let path = scratch_dir(name).join("gbot.mres");
+    std::fs::copy(source, &path).unwrap();
+    path
+}
+
+fn harness(editor: Editor) -> Harness<'static, Editor> {
+    let mut harness = Harness::builder().with_size([1280.0, 800.0]).build_ui_state(
+        |ui, editor: &mut Editor| {
+            // Paused, so frames settle (a running live player repaints continuously).
+            for tab in &mut editor.tabs {
+                tab.live.running = false;
+            }
+            editor.show(ui)
+        },
+        editor,
+    );
+    harness.run_steps(3);
+    harness
+}
+
+fn open(path: PathBuf) -> Harness<'static, Editor> {
+    harness(Editor::new(vec![path], Settings::default()))
+}
+
+fn doc<'h>(h: &'h Harness<'_, Editor>) -> &'h Document {
+    &h.state().tabs[h.state().active].doc
+}
+
+fn button(h: &Harness<'_, Editor>, pos: Pos2, button: PointerButton, pressed: bool) {
+    h.event(Event::PointerButton { pos, button, pressed, modifiers: Modifiers::NONE });
+}
+
+/// Presses at `from`, moves in steps to `to` and releases there.
+fn drag(h: &mut Harness<'_, Editor>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    button(h, from, PointerButton::Primary, true);
+    h.run_steps(1);
+    for k in 1..=5 {
+        h.hover_at(from.lerp(to, k as f32 / 5.0));
+        h.run_steps(1);
+    }
+    button(h, to, PointerButton::Primary, false);
+    h.run_steps(3);
+}
+
+fn right_click(h: &mut Harness<'_, Editor>, at: Pos2) {
+    h.hover_at(at);
+    h.run_steps(1);
+    button(h, at, PointerButton::Secondary, true);
+    button(h, at, PointerButton::Secondary, false);
+    h.run_steps(3);
+}
+
+fn canvas_centre(h: &Harness<'_, Editor>) -> Pos2 {
+    h.get_by_label("Graph canvas").rect().center()
+}
+
+/// Replaces a text field's contents the way a user does: focus, select all, type, Enter.
+fn retype(h: &mut Harness<'_, Editor>, by: By<'_>, text: &str) {
+    let field = h.get(by);
+    field.focus();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+    h.run_steps(1);
+    h.event(Event::Text(text.to_string()));
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+}
+
+/// Opens the combo box showing `shown` (the `nth` such) and picks `option`.
+fn pick(h: &mut Harness<'_, Editor>, shown: &str, nth: usize, option: &str) {
+    let combos: Vec<_> = h.get_all(By::new().value(shown).role(Role::ComboBox)).collect();
+    assert!(combos.len() > nth, "no combo box #{nth} showing {shown:?}");
+    combos[nth].click();
+    drop(combos);
+    h.run_steps(2);
+    // The open popup is the last thing in the tree (other widgets may show the same text).
+    let options: Vec<_> = h.get_all_by_label(option).collect();
+    options.last().unwrap_or_else(|| panic!("no option {option:?}")).click();
+    drop(options);
+    h.run_steps(3);
+}
+
+fn set_number(h: &mut Harness<'_, Editor>, label: &str, nth: usize, value: f64) {
+    let fields: Vec<_> = h.get_all_by_label(label).collect();
+    assert!(fields.len() > nth, "no number #{nth} labelled {label:?}");
+    fields[nth].set_value_accesskit(value);
+    drop(fields);
+    h.run_steps(3);
+}
+
+#[test]
+fn opens_the_file_and_shows_its_layers_and_parameters() {
+    let h = open(scratch_copy("open"));
+    assert_eq!(doc(&h).graph.layers.len(), 3);
+    h.get_by_label("UpperBody");
+    h.get_by_label("Breathing");
+    h.get_by_label("Problems (0)");
+    assert!(h.get_all_by_value("wave_weight").next().is_some());
+    // The canvas names its states for assistive technology (and for these tests).
+    h.get_by_label("Move (1D blend space)");
+    h.get_by_label("Air (sub-machine)");
+}
+
+#[test]
+fn switching_layers_changes_the_canvas_layer_and_is_not_an_edit() {
+    let mut h = open(scratch_copy("layers"));
+    h.get_by_label("UpperBody").click();
+    h.run_steps(2);
+    assert_eq!(doc(&h).layer, 1);
+    assert!(!doc(&h).dirty());
+    h.get_by_label("Base").click();
+    h.run_steps(2);
+    assert_eq!(doc(&h).layer, 0);
+}
+
+#[test]
+fn adding_a_parameter_undoes_and_redoes_from_the_toolbar() {
+    let mut h = open(scratch_copy("undo"));
+    let before = doc(&h).graph.clone();
+    h.get_by_label("+ Float").click();
+    h.run_steps(2);
+    assert_eq!(doc(&h).graph.parameters.len(), before.parameters.len() + 1);
+    assert!(doc(&h).dirty());
+    h.get_by_label("Undo").click();
+    h.run_steps(2);
+    assert_eq!(doc(&h).graph, before);
+    h.get_by_label("Redo").click();
+    h.run_steps(2);
+    assert_eq!(doc(&h).graph.parameters.len(), before.parameters.len() + 1);
+}
+
+#[test]
+fn renaming_a_parameter_in_its_field_renames_its_references() {
+    let mut h = open(scratch_copy("rename"));
+    let references = doc(&h).graph.parameter_references("speed");
+    assert!(!references.is_empty());
+    let field = h.get(By::new().value("speed").role(Role::TextInput));
+    field.focus();
+    field.type_text("_x");
+    h.run_steps(2);
+    // Still typing: nothing renamed yet.
+    assert!(doc(&h).graph.parameter("speed").is_some());
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    assert!(doc(&h).graph.parameter("speed").is_none(), "{}", doc(&h).status);
+    assert_eq!(doc(&h).graph.parameter_references("speed_x"), references);
+}
+
+#[test]
+fn save_writes_a_file_that_reloads_equal() {
+    let path = scratch_copy("save");
+    let mut h = open(path.clone());
+    h.get_by_label("+ Bool").click();
+    h.run_steps(2);
+    let edited = doc(&h).graph.clone();
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert!(!doc(&h).dirty(), "{}", doc(&h).status);
+    let reloaded = animgraph::mres::load_file(&path).expect("saved file loads").graph;
+    assert_eq!(reloaded, edited);
+}
+
+#[test]
+fn right_clicking_the_canvas_adds_a_state_there() {
+    let mut h = open(scratch_copy("add-state"));
+    let before = doc(&h).machine().unwrap().states.len();
+    let at = canvas_centre(&h) + vec2(0.0, 250.0);
+    right_click(&mut h, at);
+    h.get_by_label("Add clip state").click();
+    h.run_steps(3);
+    let m = doc(&h).machine().unwrap();
+    assert_eq!(m.states.len(), before + 1);
+    assert_eq!(doc(&h).selection, Selection::state(before));
+    // It sits where the menu was opened.
+    let added = h.get_by_label(&format!("{} (clip)", m.states[before].name)).rect();
+    assert!(added.contains(at), "{added:?} does not hold {at:?}");
+}
+
+#[test]
+fn dragging_from_a_states_edge_onto_another_creates_a_transition() {
+    let mut h = open(scratch_copy("connect"));
+    let hurt = h.get_by_label("Hurt (clip)").rect();
+    let air = h.get_by_label("Air (sub-machine)").rect();
+    let before = doc(&h).machine().unwrap().transitions.len();
+    let positions: Vec<[f32; 2]> =
+        doc(&h).machine().unwrap().states.iter().map(|s| s.editor_position).collect();
+    drag(&mut h, Pos2::new(hurt.left() + 2.0, hurt.center().y), air.center());
+    let m = doc(&h).machine().unwrap();
+    assert_eq!(m.transitions.len(), before + 1, "{}", doc(&h).status);
+    let t = m.transitions.last().unwrap();
+    assert_eq!((t.from.as_str(), t.to.as_str()), ("Hurt", "Air"));
+    assert_eq!(doc(&h).selection, Selection::Transition(before));
+    // Dragging from the edge connects; it does not move the state.
+    let after: Vec<[f32; 2]> = m.states.iter().map(|s| s.editor_position).collect();
+    assert_eq!(after, positions);
+    // Dragging the body moves it, as one undo step.
+    let body = h.get_by_label("Hurt (clip)").rect().center();
+    drag(&mut h, body, body + vec2(0.0, 60.0));
+    let hurt_index = doc(&h).machine().unwrap().state_index("Hurt").unwrap();
+    let moved = doc(&h).machine().unwrap().states[hurt_index].editor_position;
+    assert!(moved[1] > positions[hurt_index][1] + 10.0, "{moved:?}");
+    h.get_by_label("Undo").click();
+    h.run_steps(2);
+    assert_eq!(doc(&h).machine().unwrap().states[hurt_index].editor_position, positions[hurt_index]);
+}
+
+#[test]
+fn editing_a_condition_row_changes_parameter_operator_and_value() {
+    let mut h = open(scratch_copy("condition"));
+    // Select the Move -> Air transition (it tests `jump`) by clicking it in the problems-free
+    // graph: pick it through the model, then edit its row through the UI.
+    let index = doc(&h)
+        .machine()
+        .unwrap()
+        .transitions
+        .iter()
+        .position(|t| t.from == "Move" && t.to == "Air")
+        .unwrap();
+    h.state_mut().tabs[0].doc.selection = Selection::Transition(index);
+    h.run_steps(3);
+    let conditions = doc(&h).machine().unwrap().transitions[index].conditions.len();
+    h.get_by_label("+ Condition").click();
+    h.run_steps(3);
+    assert_eq!(doc(&h).machine().unwrap().transitions[index].conditions.len(), conditions + 1);
+    // The new row tests the first parameter; make it `speed < 0.5`.
+    let first = doc(&h).graph.parameters[0].name.clone();
+    pick(&mut h, &first, 0, "speed");
+    pick(&mut h, "Greater", 0, "Less");
+    set_number(&mut h, "value", 0, 0.5);
+    let c = doc(&h).machine().unwrap().transitions[index].conditions[conditions].clone();
+    assert_eq!((c.parameter.as_str(), c.op, c.value), ("speed", animgraph::graph::ConditionOp::Less, 0.5));
+    let problems = animgraph::graph::validate(&doc(&h).graph);
+    assert!(problems.is_empty(), "{problems:?}");
+    // The operator list follows the parameter's type: a trigger offers Triggered only.
+    pick(&mut h, "speed", 0, "jump");
+    let c = doc(&h).machine().unwrap().transitions[index].conditions[conditions].clone();
+    assert_eq!(c.op, animgraph::graph::ConditionOp::Triggered);
+}
+
+#[test]
+fn a_band_selects_states_and_ctrl_d_duplicates_them() {
+    let mut h = open(scratch_copy("band"));
+    let hurt = h.get_by_label("Hurt (clip)").rect();
+    let before = doc(&h).machine().unwrap().states.len();
+    // A band around Hurt only, started on empty canvas just outside its corner.
+    drag(&mut h, hurt.left_top() - vec2(12.0, 12.0), hurt.right_bottom() + vec2(4.0, 4.0));
+    let hurt_index = doc(&h).machine().unwrap().state_index("Hurt").unwrap();
+    assert_eq!(doc(&h).selection, Selection::state(hurt_index));
+    h.hover_at(canvas_centre(&h));
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::D);
+    h.run_steps(3);
+    let m = doc(&h).machine().unwrap();
+    assert_eq!(m.states.len(), before + 1);
+    assert!(m.state("Hurt copy").is_some());
+}
+
+#[test]
+fn an_animator_builds_the_locomotion_graph_from_an_empty_file() {
+    let dir = scratch_dir("locomotion");
+    let mut h = open(scratch_copy("locomotion-start"));
+    h.get_by_label("New").click();
+    h.run_steps(3);
+    assert_eq!(doc(&h).graph.layers.len(), 1);
+    assert!(doc(&h).path.is_none());
+
+    // Parameters: speed (Float) and jump (Trigger).
+    h.get_by_label("+ Float").click();
+    h.run_steps(2);
+    retype(&mut h, By::new().value("float").role(Role::TextInput), "speed");
+    h.get_by_label("+ Trigger").click();
+    h.run_steps(2);
+    retype(&mut h, By::new().value("trigger").role(Role::TextInput), "jump");
+    assert_eq!(
+        doc(&h).graph.parameters.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        ["speed", "jump"]
+    );
+
+    // Move: a 1D blend space over speed with idle, walk, run at 0, 1.5, 4.
+    let centre = canvas_centre(&h);
+    right_click(&mut h, centre + vec2(160.0, 110.0));
+    h.get_by_label("Add 1D blend space").click();
+    h.run_steps(3);
+    retype(&mut h, By::new().value("State").role(Role::TextInput), "Move");
+    pick(&mut h, "(none)", 1, "speed (Float)");
+    for _ in 0..3 {
+        h.get_by_label("+ Point").click();
+        h.run_steps(2);
+    }
+    for (k, clip) in ["idle", "walk", "run"].iter().enumerate() {
+        let fields: Vec<_> = h.get_all(By::new().label("clip").role(Role::TextInput)).collect();
+        fields[k].focus();
+        drop(fields);
+        h.run_steps(1);
+        h.event(Event::Text(clip.to_string()));
+        h.key_press(egui::Key::Enter);
+        h.run_steps(3);
+    }
+    set_number(&mut h, "at", 1, 1.5);
+    set_number(&mut h, "at", 2, 4.0);
+
+    // Jump: a clip state playing `jump` once.
+    right_click(&mut h, centre + vec2(160.0, -110.0));
+    h.get_by_label("Add clip state").click();
+    h.run_steps(3);
+    retype(&mut h, By::new().value("State").role(Role::TextInput), "Jump");
+    let clip = h.get(By::new().label("Clip").role(Role::TextInput));
+    clip.focus();
+    h.run_steps(1);
+    h.event(Event::Text("jump".into()));
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    h.get_by_label("Loop").click();
+    h.run_steps(2);
+
+    // * -> Jump on the jump trigger, mixing in 0.1 s: drag out of the Any State box.
+    let any = h.get_by_label("Any State").rect();
+    let jump = h.get_by_label("Jump (clip)").rect();
+    drag(&mut h, any.center(), jump.center());
+    h.get_by_label("Duration").click();
+    h.run_steps(2);
+    set_number(&mut h, "seconds / time", 0, 0.1);
+    h.get_by_label("+ Condition").click();
+    h.run_steps(3);
+    pick(&mut h, "speed", 0, "jump");
+
+    // Jump -> Move after 0.9 of the jump: drag from Jump's edge.
+    let jump = h.get_by_label("Jump (clip)").rect();
+    let move_ = h.get_by_label("Move (1D blend space)").rect();
+    drag(&mut h, Pos2::new(jump.left() + 2.0, jump.center().y), move_.center());
+    assert_eq!(doc(&h).selection, Selection::Transition(1), "{}", doc(&h).status);
+    h.get_by_label("Exit time").click();
+    h.run_steps(2);
+    set_number(&mut h, "seconds / time", 0, 0.9);
+
+    // Save it and compare with the proposal's example (positions and uid aside).
+    let path = dir.join("locomotion.mres");
+    let field = h.get(By::new().label("Path").role(Role::TextInput));
+    field.focus();
+    field.type_text(path.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("Save to path").click();
+    h.run_steps(3);
+    assert!(!doc(&h).dirty(), "{}", doc(&h).status);
+    let mut built = animgraph::mres::load_file(&path).expect("the saved graph loads in the runtime").graph;
+    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
+    let mut expected = animgraph::mres::load_file(example).unwrap().graph;
+    for g in [&mut built, &mut expected] {
+        g.uid.clear();
+        for s in &mut g.layers[0].machine.states {
+            s.editor_position = [0.0, 0.0];
+        }
+    }
+    assert_eq!(built, expected);
+
+    // Every step undoes, back to the empty graph.
+    let mut steps = 0;
+    while doc(&h).can_undo().0 {
+        h.get_by_label("Undo").click();
+        h.run_steps(1);
+        steps += 1;
+        assert!(steps < 200, "undo never ends");
+    }
+    assert!(doc(&h).graph.parameters.is_empty() && doc(&h).graph.layers[0].machine.states.is_empty());
+    assert!(steps >= 15, "only {steps} undo steps");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn closing_a_tab_with_unsaved_changes_asks_first() {
+    let mut h = open(scratch_copy("close"));
+    h.get_by_label("+ Int").click();
+    h.run_steps(2);
+    h.get_by_label("Close gbot.mres *").click();
+    h.run_steps(2);
+    // A new window takes a sizing frame before it shows.
+    h.run_steps(3);
+    h.get_by_label("Save the changes to gbot.mres * before closing?");
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert_eq!(h.state().tabs.len(), 1);
+    assert!(doc(&h).path.is_some());
+    h.get_by_label("Close gbot.mres *").click();
+    h.run_steps(2);
+    h.get_by_label("Close without saving").click();
+    h.run_steps(2);
+    // The last tab closed: an untitled graph takes its place.
+    assert_eq!(h.state().tabs.len(), 1);
+    assert!(doc(&h).path.is_none());
+}
+
+#[test]
+fn a_chosen_skeleton_offers_its_bones_for_the_mask_and_is_remembered() {
+    let graph = scratch_copy("skeleton");
+    let settings_file = graph.with_file_name("settings.json");
+    let (settings, _) = Settings::load(Some(settings_file.clone()));
+    let mut h = harness(Editor::new(vec![graph.clone()], settings));
+    let skeleton = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/gbot/gbot.mskel");
+    let field = h.get(By::new().label("Skeleton path").role(Role::TextInput));
+    field.focus();
+    field.type_text(skeleton.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("Load skeleton").click();
+    h.run_steps(3);
+    assert!(h.state().tabs[0].character.is_some(), "{}", doc(&h).status);
+    // The UpperBody layer's mask: its bones are ticked in the skeleton's hierarchy.
+    h.get_by_label("UpperBody").click();
+    h.run_steps(3);
+    let before = doc(&h).graph.layers[1].mask.clone().unwrap();
+    assert!(before.bones.iter().any(|b| b == "LeftArm"));
+    h.get_by_label("RightArm").click();
+    h.run_steps(3);
+    let after = doc(&h).graph.layers[1].mask.clone().unwrap();
+    assert!(after.bones.iter().any(|b| b == "RightArm"), "{after:?}");
+    // The choice is in the editor's settings, not the graph.
+    let (reloaded, _) = Settings::load(Some(settings_file));
+    assert!(reloaded.skeleton_for(&graph).is_some());
+}
