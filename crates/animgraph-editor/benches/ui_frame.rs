@@ -64,9 +64,11 @@ fn input() -> egui::RawInput {
     }
 }
 
-#[divan::bench(sample_count = 50, sample_size = 4)]
-fn ui_frame_500_states(bencher: divan::Bencher) {
-    let dir = std::env::temp_dir().join(format!("animgraph-ui-bench-{}", std::process::id()));
+/// Runs UI frames of the editor on a 500-state graph; `zoom` of `None` keeps the frame-all view
+/// (about half the grid on screen, text too small to draw), `Some(z)` zooms to `z` so labels
+/// show.
+fn frames(bencher: divan::Bencher, zoom: Option<f32>) {
+    let dir = std::env::temp_dir().join(format!("animgraph-ui-bench-{}-{zoom:?}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("big.mres");
     animgraph::mres::save_file(&big_graph(500), &path).unwrap();
@@ -78,9 +80,23 @@ fn ui_frame_500_states(bencher: divan::Bencher) {
         let out = ctx.run_ui(input(), |ui| editor.show(ui));
         ctx.tessellate(out.shapes, out.pixels_per_point);
     }
+    if let Some(z) = zoom {
+        editor.tabs[0].view.zoom = z;
+        editor.tabs[0].view.pan = egui::vec2(-1200.0, -1000.0);
+    }
     bencher.bench_local(|| {
         let out = ctx.run_ui(input(), |ui| editor.show(ui));
         divan::black_box(ctx.tessellate(out.shapes, out.pixels_per_point));
     });
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[divan::bench(sample_count = 50, sample_size = 4)]
+fn ui_frame_500_states_frame_all(bencher: divan::Bencher) {
+    frames(bencher, None);
+}
+
+#[divan::bench(sample_count = 50, sample_size = 4)]
+fn ui_frame_500_states_zoomed_with_labels(bencher: divan::Bencher) {
+    frames(bencher, Some(0.45));
 }

@@ -13,6 +13,8 @@
 //! | right-click | adds states (background); entry, duplicate, delete (state) |
 //! | Delete, Ctrl+D, Ctrl+A, F | delete, duplicate, select all, frame all |
 
+use std::collections::HashMap;
+
 use animgraph::graph::{
     ANY_STATE, BlendSpace1D, BlendSpace2D, ClipState, EXIT_STATE, GraphMachine, StateKind,
 };
@@ -255,23 +257,37 @@ pub fn show(
     let any_rect = box_at(any_position(&machine));
     let nested = !doc.nesting.is_empty();
     let exit_rect = box_at(exit_position(&machine));
+    // One index per frame: names to boxes, and each (from, to) pair's transitions by priority,
+    // so a frame is linear in the graph's size.
+    let by_name: HashMap<&str, usize> =
+        machine.states.iter().enumerate().map(|(i, s)| (s.name.as_str(), i)).collect();
     let state_rect = |name: &str| -> Option<Rect> {
         match name {
             ANY_STATE => Some(any_rect),
             EXIT_STATE => Some(exit_rect),
-            _ => machine.state(name).map(|s| box_at(s.editor_position)),
+            _ => by_name.get(name).map(|&i| box_at(machine.states[i].editor_position)),
         }
     };
+    let mut pairs: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    for (i, t) in machine.transitions.iter().enumerate() {
+        pairs.entry((t.from.as_str(), t.to.as_str())).or_default().push(i);
+    }
+    for group in pairs.values_mut() {
+        group.sort_by_key(|&j| (-machine.transitions[j].priority, j));
+    }
+    // Only what can be seen is drawn (and text only where it can be read).
+    let visible = rect.expand(20.0);
+    let readable = zoom >= 0.4;
 
     // Transitions: arrows with their condition summary; parallel ones drawn apart, by priority.
     let font = FontId::proportional(11.0 * zoom.clamp(0.7, 1.4));
     let mut clicked_transition = None;
     for (i, t) in machine.transitions.iter().enumerate() {
         let (Some(a), Some(b)) = (state_rect(&t.from), state_rect(&t.to)) else { continue };
-        if t.from == t.to {
+        if t.from == t.to || !visible.intersects(a.union(b)) {
             continue;
         }
-        let same = parallel_order(&machine, &t.from, &t.to);
+        let same = &pairs[&(t.from.as_str(), t.to.as_str())];
         let order = same.iter().position(|&j| j == i).unwrap_or(0) as f32 - (same.len() as f32 - 1.0) / 2.0;
         let direction = (b.center() - a.center()).normalized();
         let normal = vec2(-direction.y, direction.x);
@@ -300,8 +316,8 @@ pub fn show(
             stroke.color,
             Stroke::NONE,
         ));
-        let mut label = t.summary();
-        if t.priority != 0 {
+        let mut label = if readable { t.summary() } else { String::new() };
+        if readable && t.priority != 0 {
             label = format!("[p{}] {label}", t.priority);
         }
         if !label.trim().is_empty() {
@@ -347,6 +363,9 @@ pub fn show(
     let pointer = ui.input(|i| i.pointer.latest_pos());
     for (i, state) in machine.states.iter().enumerate() {
         let r = box_at(state.editor_position);
+        if !visible.intersects(r) {
+            continue;
+        }
         let state_response = ui.interact(r, response.id.with(("state", i)), Sense::click_and_drag());
         let label = format!("{} ({})", state.name, kind_label(&state.kind));
         state_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
@@ -391,13 +410,15 @@ pub fn show(
         }
         let icon = Rect::from_min_size(r.left_center() + vec2(10.0, -8.0) * zoom, vec2(16.0, 16.0) * zoom);
         paint_icon(&painter, icon, &state.kind);
-        painter.text(
-            r.center() + vec2(10.0 * zoom, 0.0),
-            Align2::CENTER_CENTER,
-            &state.name,
-            FontId::proportional(14.0 * zoom),
-            Color32::WHITE,
-        );
+        if zoom >= 0.25 {
+            painter.text(
+                r.center() + vec2(10.0 * zoom, 0.0),
+                Align2::CENTER_CENTER,
+                &state.name,
+                FontId::proportional(14.0 * zoom),
+                Color32::WHITE,
+            );
+        }
         if pointer.is_some_and(|p| on_edge(r, p)) && view.connecting.is_none() {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Crosshair);
         }

@@ -77,7 +77,9 @@
 pub mod animated;
 pub mod conformance;
 pub mod core;
+pub mod frame;
 pub mod graph;
+pub mod link;
 pub mod mres;
 pub mod net;
 pub mod script;

@@ -22,7 +22,8 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::core::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer};
-use crate::graph::{AnimationGraph, AnimationGraphPlayer, BindError, GraphEvent, ParamId, ParameterType};
+pub use crate::frame::{EventRecord, LayerRecord};
+use crate::graph::{AnimationGraph, AnimationGraphPlayer, BindError, ParamId, ParameterType};
 use crate::tracks::{AnimationTracks, TrackClip};
 
 /// A script problem, located at a step when it belongs to one.
@@ -430,28 +431,6 @@ impl PoseBackend for RecordingBackend {
     }
 }
 
-/// One layer in a [`FrameRecord`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LayerRecord {
-    /// The current state's `Outer/Inner` path.
-    pub state: String,
-    /// Its normalised time.
-    pub normalised_time: f32,
-    /// Whether a mix runs.
-    pub in_transition: bool,
-    /// The mix's target path.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub transition_to: Option<String>,
-    /// The mix's progress 0..1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub transition_progress: Option<f32>,
-    /// The layer's effective weight.
-    pub weight: f32,
-    /// The layer's mask, as bone names.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mask: Option<Vec<String>>,
-}
-
 /// One code track in a [`FrameRecord`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TrackRecord {
@@ -483,31 +462,6 @@ pub struct SampleRecord {
     pub layer: u8,
     /// Wrapped this frame.
     pub looped: bool,
-}
-
-/// One event in a [`FrameRecord`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EventRecord {
-    /// `StateEntered`, `StateExited` or `TransitionStarted`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// Layer index.
-    pub layer: u8,
-    /// Entered/exited state path.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
-    /// Transition source path.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    /// Transition target path.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    /// Code track index (track events).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub track: Option<usize>,
-    /// Clip name (track events).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clip: Option<String>,
 }
 
 /// One frame of a simulation, as `simulate` prints it.
@@ -694,13 +648,8 @@ impl<B: PoseBackend + BackendNames> Simulation<B> {
         let frame = self.frame.saturating_sub(1);
         let layers = (0..player.layer_count())
             .map(|l| LayerRecord {
-                state: player.current_state_path(l).unwrap_or("").to_string(),
-                normalised_time: player.normalised_time(l).unwrap_or(0.0),
-                in_transition: player.in_transition(l),
-                transition_to: player.transition_target(l).map(|s| player.state_path(s).to_string()),
-                transition_progress: player.transition_progress(l),
-                weight: player.layer_weight(l),
                 mask: self.buffer.layers().get(l).and_then(|info| info.mask).map(|m| names.mask_bones(m)),
+                ..LayerRecord::of(player, l)
             })
             .collect();
         let samples = self
@@ -716,25 +665,11 @@ impl<B: PoseBackend + BackendNames> Simulation<B> {
                 looped: s.looped,
             })
             .collect();
-        let path = |s| Some(player.state_path(s).to_string());
-        let mut events: Vec<EventRecord> = player
-            .events()
-            .iter()
-            .map(|e| {
-                let (layer, state, from, to) = match *e {
-                    GraphEvent::StateEntered { layer, state } | GraphEvent::StateExited { layer, state } => {
-                        (layer, path(state), None, None)
-                    }
-                    GraphEvent::TransitionStarted { layer, from, to, .. } => {
-                        (layer, None, path(from), path(to))
-                    }
-                };
-                EventRecord { kind: e.kind(), layer, state, from, to, track: None, clip: None }
-            })
-            .collect();
+        let mut events: Vec<EventRecord> =
+            player.events().iter().map(|e| EventRecord::of(player, e)).collect();
         let first = self.tracks.first_layer();
         events.extend(self.tracks.events().iter().map(|e| EventRecord {
-            kind: e.kind.name(),
+            kind: e.kind.name().to_string(),
             layer: (first + e.track as usize) as u8,
             state: None,
             from: None,

@@ -111,7 +111,11 @@ fn an_editable_load_keeps_semantic_errors_but_refuses_unreadable_structure() {
     assert!(mres::load_str(&text).is_err());
     let loaded = mres::load_str_editable(&text).expect("semantic errors still open for editing");
     assert_eq!(loaded.graph, graph);
-    assert!(loaded.warnings.iter().any(|d| d.is_error() && d.property.contains("Entry")), "{:?}", loaded.warnings);
+    assert!(
+        loaded.warnings.iter().any(|d| d.is_error() && d.property.contains("Entry")),
+        "{:?}",
+        loaded.warnings
+    );
     // A dangling reference is structural: saving what was read would lose part of the file.
     let broken = text.replacen("{ \"res\": \"s_base_jump\" }", "{ \"res\": \"s_missing\" }", 1);
     assert_ne!(broken, text, "the fixture changed; update the reference being broken");
@@ -123,5 +127,8 @@ fn an_editable_load_keeps_semantic_errors_but_refuses_unreadable_structure() {
 fn new_uids_are_distinct_and_well_formed() {
     let uids: std::collections::BTreeSet<String> = (0..1000).map(|_| mres::new_uid()).collect();
     assert_eq!(uids.len(), 1000);
-    assert!(uids.iter().all(|u| u.len() == 16 && u.starts_with("res_") && u[4..].chars().all(|c| c.is_ascii_hexdigit())));
+    assert!(
+        uids.iter()
+            .all(|u| u.len() == 16 && u.starts_with("res_") && u[4..].chars().all(|c| c.is_ascii_hexdigit()))
+    );
 }

@@ -1,0 +1,156 @@
+//! What a player shows from outside, as plain data: per frame, each layer's state, time and
+//! mix, the parameters, and the signals. One description shared by `animgraph simulate`'s
+//! output, the live-debugging link ([`crate::link`]) and the editor, so a state reads the same
+//! everywhere.
+
+use serde::{Deserialize, Serialize};
+
+use crate::graph::{AnimationGraphPlayer, GraphEvent, ParamId, ParameterType};
+
+/// One layer of a frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayerRecord {
+    /// The current state's `Outer/Inner` path.
+    pub state: String,
+    /// Its normalised time.
+    pub normalised_time: f32,
+    /// Whether a mix runs.
+    pub in_transition: bool,
+    /// The mix's target path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transition_to: Option<String>,
+    /// The mix's progress 0..1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transition_progress: Option<f32>,
+    /// The layer's effective weight.
+    pub weight: f32,
+    /// The layer's mask, as bone names (when a backend can name them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<Vec<String>>,
+}
+
+impl LayerRecord {
+    /// A layer of a player as it stands (no mask names: the player does not know bones).
+    pub fn of(player: &AnimationGraphPlayer, layer: usize) -> LayerRecord {
+        LayerRecord {
+            state: player.current_state_path(layer).unwrap_or("").to_string(),
+            normalised_time: player.normalised_time(layer).unwrap_or(0.0),
+            in_transition: player.in_transition(layer),
+            transition_to: player.transition_target(layer).map(|s| player.state_path(s).to_string()),
+            transition_progress: player.transition_progress(layer),
+            weight: player.layer_weight(layer),
+            mask: None,
+        }
+    }
+}
+
+/// One signal of a frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventRecord {
+    /// `StateEntered`, `StateExited` or `TransitionStarted` (graph signals), or a code track's
+    /// `Start`, `Interrupted`, `Complete`, `End`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Layer index.
+    pub layer: u8,
+    /// Entered/exited state path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// Transition source path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Transition target path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Code track index (track events).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub track: Option<usize>,
+    /// Clip name (track events).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clip: Option<String>,
+}
+
+impl EventRecord {
+    /// A graph signal, named through the player.
+    pub fn of(player: &AnimationGraphPlayer, event: &GraphEvent) -> EventRecord {
+        let path = |s| Some(player.state_path(s).to_string());
+        let (layer, state, from, to) = match *event {
+            GraphEvent::StateEntered { layer, state } | GraphEvent::StateExited { layer, state } => {
+                (layer, path(state), None, None)
+            }
+            GraphEvent::TransitionStarted { layer, from, to, .. } => (layer, None, path(from), path(to)),
+        };
+        EventRecord { kind: event.kind().to_string(), layer, state, from, to, track: None, clip: None }
+    }
+
+    /// One line for a log: `Base: StateEntered Jump`, `Base: Move -> Jump`.
+    pub fn describe(&self, layer_names: &[String]) -> String {
+        let layer =
+            layer_names.get(self.layer as usize).cloned().unwrap_or_else(|| format!("layer {}", self.layer));
+        match (&self.state, &self.from, &self.to, &self.clip) {
+            (Some(state), _, _, _) => format!("{layer}: {} {state}", self.kind),
+            (None, Some(from), Some(to), _) => format!("{layer}: {from} -> {to}"),
+            (_, _, _, Some(clip)) => format!("{layer}: track {} {clip}", self.kind),
+            _ => format!("{layer}: {}", self.kind),
+        }
+    }
+}
+
+/// One parameter's value in a frame (bools and triggers as 0 or 1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParameterRecord {
+    /// Its name.
+    pub name: String,
+    /// `Bool`, `Int`, `Float` or `Trigger`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Its value (a trigger: 1 while set).
+    pub value: f32,
+}
+
+/// A whole player at the end of one `advance`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlayerFrame {
+    /// The player's tick (advances so far).
+    pub tick: u64,
+    /// Per layer.
+    pub layers: Vec<LayerRecord>,
+    /// Every parameter, in graph order.
+    pub parameters: Vec<ParameterRecord>,
+    /// The last advance's signals.
+    pub events: Vec<EventRecord>,
+}
+
+impl PlayerFrame {
+    /// The player as it stands.
+    pub fn capture(player: &AnimationGraphPlayer) -> PlayerFrame {
+        let parameters = (0..player.parameter_count())
+            .filter_map(|i| {
+                let id = ParamId(i as u16);
+                let kind = player.parameter_type(id)?;
+                let value = match kind {
+                    ParameterType::Bool => player.get_bool(id).map(|b| b as u8 as f32),
+                    ParameterType::Int => player.get_int(id).map(|v| v as f32),
+                    ParameterType::Float => player.get_float(id),
+                    ParameterType::Trigger => player.is_triggered(id).map(|b| b as u8 as f32),
+                }?;
+                Some(ParameterRecord {
+                    name: player.parameter_name(id)?.to_string(),
+                    kind: kind.as_str().into(),
+                    value,
+                })
+            })
+            .collect();
+        PlayerFrame {
+            tick: player.tick(),
+            layers: (0..player.layer_count()).map(|l| LayerRecord::of(player, l)).collect(),
+            parameters,
+            events: player.events().iter().map(|e| EventRecord::of(player, e)).collect(),
+        }
+    }
+
+    /// The value of a parameter by name.
+    pub fn parameter(&self, name: &str) -> Option<f32> {
+        self.parameters.iter().find(|p| p.name == name).map(|p| p.value)
+    }
+}

@@ -1,0 +1,647 @@
+//! Live debugging: a game shows its running players to the editor over TCP on 127.0.0.1.
+//!
+//! The game starts a [`LinkServer`] (port from an argument or `ANIMGRAPH_LINK`), registers each
+//! player with a display name and its graph's uid and file, and calls
+//! [`publish`](LinkServer::publish) once per frame. The editor connects with a [`LinkClient`],
+//! lists the instances, attaches to one, and receives that instance's [`PlayerFrame`]s.
+//!
+//! The protocol is newline-delimited JSON, one [`ServerMessage`] or [`ClientMessage`] per line,
+//! tagged by `"type"`:
+//!
+//! | from | message | when |
+//! |---|---|---|
+//! | game | `hello` `{protocol, game, instances}` | on connect |
+//! | game | `instances` `{instances}` | an instance was registered or removed |
+//! | editor | `attach` `{instance}` | start streaming that instance |
+//! | game | `attached` `{instance, layers, parameters}` | the attach took effect |
+//! | game | `frame` `{instance, frame}` | each published frame of the attached instance |
+//! | editor | `detach` | stop streaming |
+//! | game | `detached` `{instance, reason}` | streaming stopped (asked, or the instance went away) |
+//! | game | `error` `{message}` | an editor line was not understood |
+//!
+//! Rules that keep a game safe:
+//! - **Read-only.** Nothing an editor sends changes a player; the only requests are attach and
+//!   detach.
+//! - **Never blocking.** `publish` does nothing unless an editor is attached to that instance;
+//!   then it formats one line and offers it to a bounded queue (`QUEUE_LINES`) with `try_send`.
+//!   A slow or stalled editor fills its queue and further lines are dropped and counted; the
+//!   socket is written by the connection's own thread. The connection list is taken with
+//!   `try_lock`, so a frame never waits for the accept thread.
+//! - **Bounded.** Editor lines longer than [`MAX_LINE_BYTES`] end the connection with an error;
+//!   at most [`MAX_CLIENTS`] editors at once. Garbage lines get an `error` reply and are counted.
+//! - **Loopback only.** [`LinkServer::bind`] refuses any address that is not a loopback one.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::frame::PlayerFrame;
+use crate::graph::AnimationGraphPlayer;
+
+/// The protocol version in `hello`.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// The port used when neither an argument nor `ANIMGRAPH_LINK` names one.
+pub const DEFAULT_PORT: u16 = 47_800;
+/// Longest line an editor may send.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// Most editors connected at once.
+pub const MAX_CLIENTS: usize = 8;
+/// Lines waiting per connection before new ones are dropped.
+pub const QUEUE_LINES: usize = 256;
+
+/// A registered player, as editors see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InstanceInfo {
+    /// Unique within the game's run.
+    pub id: u32,
+    /// A display name (`GBot 2`).
+    pub name: String,
+    /// The graph's uid (editors match it against the open graph).
+    pub graph_uid: String,
+    /// The graph's file, when it came from one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_path: Option<String>,
+}
+
+/// A line from the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// Sent on connect.
+    Hello {
+        /// [`PROTOCOL_VERSION`].
+        protocol: u32,
+        /// The game's name.
+        game: String,
+        /// Its players.
+        instances: Vec<InstanceInfo>,
+    },
+    /// The players changed.
+    Instances {
+        /// Every player now.
+        instances: Vec<InstanceInfo>,
+    },
+    /// Streaming of an instance began.
+    Attached {
+        /// The instance.
+        instance: u32,
+        /// Its layer names, in order.
+        layers: Vec<String>,
+        /// Its parameter names, in order.
+        parameters: Vec<String>,
+    },
+    /// One frame of the attached instance.
+    Frame {
+        /// The instance.
+        instance: u32,
+        /// The player at the end of the frame.
+        frame: PlayerFrame,
+    },
+    /// Streaming stopped.
+    Detached {
+        /// The instance.
+        instance: u32,
+        /// Why (`requested`, `instance removed`).
+        reason: String,
+    },
+    /// An editor line was refused.
+    Error {
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// A line from the editor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Stream this instance (replacing any other).
+    Attach {
+        /// The instance id from `hello` / `instances`.
+        instance: u32,
+    },
+    /// Stop streaming.
+    Detach,
+}
+
+/// Counters of a server's traffic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkStats {
+    /// Editors connected now.
+    pub clients: usize,
+    /// Lines queued for sending.
+    pub sent: u64,
+    /// Lines dropped because an editor's queue was full (or the list was busy).
+    pub dropped: u64,
+    /// Editor lines refused (garbage, unknown requests, oversized).
+    pub rejected: u64,
+}
+
+/// Why a server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    /// The address is not a loopback one.
+    #[error(
+        "{0} is not a loopback address; the link only listens on 127.0.0.1 / ::1 so other machines cannot reach the game"
+    )]
+    NotLoopback(SocketAddr),
+    /// `ANIMGRAPH_LINK` or an argument is not a port or address.
+    #[error("`{0}` is not a port or an address; use a port (47800) or 127.0.0.1:47800")]
+    BadAddress(String),
+    /// The socket could not be bound.
+    #[error("cannot listen on {0}: {1}")]
+    Bind(String, std::io::Error),
+}
+
+/// Parses `47800` or `127.0.0.1:47800` (any loopback address).
+pub fn parse_address(text: &str) -> Result<SocketAddr, LinkError> {
+    let text = text.trim();
+    let address = match text.parse::<u16>() {
+        Ok(port) => SocketAddr::from(([127, 0, 0, 1], port)),
+        Err(_) => text
+            .to_socket_addrs()
+            .ok()
+            .and_then(|mut a| a.next())
+            .ok_or_else(|| LinkError::BadAddress(text.to_string()))?,
+    };
+    if !address.ip().is_loopback() {
+        return Err(LinkError::NotLoopback(address));
+    }
+    Ok(address)
+}
+
+/// The address from `ANIMGRAPH_LINK`, else 127.0.0.1:[`DEFAULT_PORT`].
+pub fn default_address() -> Result<SocketAddr, LinkError> {
+    match std::env::var("ANIMGRAPH_LINK") {
+        Ok(v) if !v.trim().is_empty() => parse_address(&v),
+        _ => Ok(SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT))),
+    }
+}
+
+/// One connected editor, as the game side holds it.
+struct Connection {
+    queue: SyncSender<String>,
+    /// The attached instance id + 1 (0: none).
+    attached: Arc<AtomicU32>,
+    alive: Arc<AtomicBool>,
+    /// To shut the socket when the server goes (unblocks a writer stuck on a stalled editor).
+    socket: TcpStream,
+}
+
+struct Shared {
+    game: String,
+    instances: Mutex<Vec<InstanceInfo>>,
+    /// Layer and parameter names per instance, for `attached`.
+    names: Mutex<Vec<(u32, Vec<String>, Vec<String>)>>,
+    connections: Mutex<Vec<Connection>>,
+    next_id: AtomicU32,
+    stop: AtomicBool,
+    sent: AtomicU64,
+    dropped: AtomicU64,
+    rejected: AtomicU64,
+    /// How many connections are attached to something (a fast "nobody watches" check).
+    attachments: AtomicU32,
+}
+
+impl Shared {
+    fn instances_line(&self, hello: bool) -> String {
+        let instances = self.instances.lock().map(|i| i.clone()).unwrap_or_default();
+        let message = if hello {
+            ServerMessage::Hello { protocol: PROTOCOL_VERSION, game: self.game.clone(), instances }
+        } else {
+            ServerMessage::Instances { instances }
+        };
+        line(&message)
+    }
+
+    fn offer(&self, connection: &Connection, text: String) {
+        match connection.queue.try_send(text) {
+            Ok(()) => {
+                self.sent.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn broadcast(&self, text: &str) {
+        if let Ok(connections) = self.connections.lock() {
+            for c in connections.iter() {
+                self.offer(c, text.to_string());
+            }
+        }
+    }
+}
+
+fn line(message: &ServerMessage) -> String {
+    let mut text = serde_json::to_string(message)
+        .unwrap_or_else(|_| "{\"type\":\"error\",\"message\":\"unserialisable\"}".into());
+    text.push('\n');
+    text
+}
+
+/// The game side of the link. Dropping it stops listening and closes every connection.
+pub struct LinkServer {
+    shared: Arc<Shared>,
+    address: SocketAddr,
+}
+
+impl LinkServer {
+    /// Listens on a loopback address (port 0 picks a free port; see
+    /// [`local_addr`](Self::local_addr)).
+    pub fn bind(address: SocketAddr, game: &str) -> Result<LinkServer, LinkError> {
+        if !address.ip().is_loopback() {
+            return Err(LinkError::NotLoopback(address));
+        }
+        let listener = TcpListener::bind(address).map_err(|e| LinkError::Bind(address.to_string(), e))?;
+        let address = listener.local_addr().map_err(|e| LinkError::Bind(address.to_string(), e))?;
+        listener.set_nonblocking(true).map_err(|e| LinkError::Bind(address.to_string(), e))?;
+        let shared = Arc::new(Shared {
+            game: game.to_string(),
+            instances: Mutex::new(Vec::new()),
+            names: Mutex::new(Vec::new()),
+            connections: Mutex::new(Vec::new()),
+            next_id: AtomicU32::new(1),
+            stop: AtomicBool::new(false),
+            sent: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            rejected: AtomicU64::new(0),
+            attachments: AtomicU32::new(0),
+        });
+        let accept_shared = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("animgraph-link-accept".into())
+            .spawn(move || accept_loop(listener, accept_shared))
+            .map_err(|e| LinkError::Bind(address.to_string(), e))?;
+        Ok(LinkServer { shared, address })
+    }
+
+    /// Listens on [`default_address`].
+    pub fn bind_default(game: &str) -> Result<LinkServer, LinkError> {
+        LinkServer::bind(default_address()?, game)
+    }
+
+    /// Where it listens.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// Registers a player; editors are told. Returns its id.
+    pub fn register(
+        &self,
+        name: &str,
+        player: &AnimationGraphPlayer,
+        graph_uid: &str,
+        graph_path: Option<&str>,
+    ) -> u32 {
+        let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
+        let layers =
+            (0..player.layer_count()).map(|l| player.layer_name(l).unwrap_or("").to_string()).collect();
+        let parameters = (0..player.parameter_count())
+            .filter_map(|p| player.parameter_name(crate::graph::ParamId(p as u16)).map(str::to_string))
+            .collect();
+        if let Ok(mut names) = self.shared.names.lock() {
+            names.push((id, layers, parameters));
+        }
+        if let Ok(mut instances) = self.shared.instances.lock() {
+            instances.push(InstanceInfo {
+                id,
+                name: name.to_string(),
+                graph_uid: graph_uid.to_string(),
+                graph_path: graph_path.map(str::to_string),
+            });
+        }
+        self.shared.broadcast(&self.shared.instances_line(false));
+        id
+    }
+
+    /// Removes a player; editors attached to it are detached.
+    pub fn unregister(&self, id: u32) {
+        if let Ok(mut instances) = self.shared.instances.lock() {
+            instances.retain(|i| i.id != id);
+        }
+        if let Ok(mut names) = self.shared.names.lock() {
+            names.retain(|n| n.0 != id);
+        }
+        if let Ok(connections) = self.shared.connections.lock() {
+            for c in connections.iter() {
+                if c.attached.compare_exchange(id + 1, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                    self.shared.attachments.fetch_sub(1, Ordering::Relaxed);
+                    let reason = "instance removed".to_string();
+                    self.shared.offer(c, line(&ServerMessage::Detached { instance: id, reason }));
+                }
+            }
+        }
+        self.shared.broadcast(&self.shared.instances_line(false));
+    }
+
+    /// Whether any editor is attached to this instance.
+    pub fn is_attached(&self, id: u32) -> bool {
+        if self.shared.attachments.load(Ordering::Relaxed) == 0 {
+            return false;
+        }
+        match self.shared.connections.try_lock() {
+            Ok(connections) => connections.iter().any(|c| c.attached.load(Ordering::Relaxed) == id + 1),
+            Err(_) => false,
+        }
+    }
+
+    /// Offers this frame of a player to the editors attached to it. Costs one atomic load when
+    /// nobody watches; never waits.
+    pub fn publish(&self, id: u32, player: &AnimationGraphPlayer) {
+        if self.shared.attachments.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        let Ok(connections) = self.shared.connections.try_lock() else {
+            self.shared.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        };
+        let mut text = None;
+        for c in connections.iter().filter(|c| c.attached.load(Ordering::Relaxed) == id + 1) {
+            let text = text.get_or_insert_with(|| {
+                line(&ServerMessage::Frame { instance: id, frame: PlayerFrame::capture(player) })
+            });
+            self.shared.offer(c, text.clone());
+        }
+    }
+
+    /// Traffic so far.
+    pub fn stats(&self) -> LinkStats {
+        LinkStats {
+            clients: self.shared.connections.lock().map_or(0, |c| c.len()),
+            sent: self.shared.sent.load(Ordering::Relaxed),
+            dropped: self.shared.dropped.load(Ordering::Relaxed),
+            rejected: self.shared.rejected.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl Drop for LinkServer {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+        if let Ok(mut connections) = self.shared.connections.lock() {
+            for c in connections.iter() {
+                c.alive.store(false, Ordering::Relaxed);
+                let _ = c.socket.shutdown(std::net::Shutdown::Both);
+            }
+            connections.clear();
+        }
+    }
+}
+
+fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
+    while !shared.stop.load(Ordering::Relaxed) {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                let _ = stream.set_nonblocking(false);
+                let _ = stream.set_nodelay(true);
+                connect(stream, &shared);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+        // Forget connections whose threads ended.
+        if let Ok(mut connections) = shared.connections.try_lock() {
+            connections.retain(|c| {
+                let alive = c.alive.load(Ordering::Relaxed);
+                if !alive && c.attached.swap(0, Ordering::AcqRel) != 0 {
+                    shared.attachments.fetch_sub(1, Ordering::Relaxed);
+                }
+                alive
+            });
+        }
+    }
+}
+
+fn connect(mut stream: TcpStream, shared: &Arc<Shared>) {
+    let full = shared.connections.lock().map_or(true, |c| c.len() >= MAX_CLIENTS);
+    if full {
+        let refusal = line(&ServerMessage::Error {
+            message: format!("the game already has {MAX_CLIENTS} editors connected"),
+        });
+        let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+        let _ = stream.write_all(refusal.as_bytes());
+        return;
+    }
+    let (Ok(read_half), Ok(socket)) = (stream.try_clone(), stream.try_clone()) else { return };
+    let (queue, lines) = mpsc::sync_channel::<String>(QUEUE_LINES);
+    let attached = Arc::new(AtomicU32::new(0));
+    let alive = Arc::new(AtomicBool::new(true));
+    let connection = Connection {
+        queue: queue.clone(),
+        attached: Arc::clone(&attached),
+        alive: Arc::clone(&alive),
+        socket,
+    };
+    // Hello first, then the connection becomes visible to publish and broadcast.
+    let _ = queue.try_send(shared.instances_line(true));
+    if let Ok(mut connections) = shared.connections.lock() {
+        connections.push(connection);
+    }
+    let writer_alive = Arc::clone(&alive);
+    let _ = std::thread::Builder::new().name("animgraph-link-write".into()).spawn(move || {
+        write_loop(stream, lines, &writer_alive);
+    });
+    let reader_shared = Arc::clone(shared);
+    let _ = std::thread::Builder::new().name("animgraph-link-read".into()).spawn(move || {
+        read_loop(read_half, &reader_shared, queue, &attached, &alive);
+    });
+}
+
+fn write_loop(mut stream: TcpStream, lines: Receiver<String>, alive: &AtomicBool) {
+    while let Ok(text) = lines.recv() {
+        if !alive.load(Ordering::Relaxed) || stream.write_all(text.as_bytes()).is_err() {
+            break;
+        }
+    }
+    alive.store(false, Ordering::Relaxed);
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+}
+
+/// Reads one line of at most `MAX_LINE_BYTES`; `Ok(None)` at end of stream, `Err` when longer.
+fn read_bounded_line(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> Result<Option<()>, ()> {
+    buffer.clear();
+    let mut limited = reader.take(MAX_LINE_BYTES as u64 + 1);
+    match limited.read_until(b'\n', buffer) {
+        Ok(0) => Ok(None),
+        Ok(_) if buffer.len() > MAX_LINE_BYTES => Err(()),
+        Ok(_) => Ok(Some(())),
+        Err(_) => Ok(None),
+    }
+}
+
+fn read_loop(
+    stream: TcpStream,
+    shared: &Shared,
+    queue: SyncSender<String>,
+    attached: &AtomicU32,
+    alive: &AtomicBool,
+) {
+    let mut reader = BufReader::new(stream);
+    let mut buffer = Vec::new();
+    let reply = |message: ServerMessage| {
+        let _ = queue.try_send(line(&message));
+    };
+    while alive.load(Ordering::Relaxed) && !shared.stop.load(Ordering::Relaxed) {
+        match read_bounded_line(&mut reader, &mut buffer) {
+            Ok(None) => break,
+            Err(()) => {
+                shared.rejected.fetch_add(1, Ordering::Relaxed);
+                reply(ServerMessage::Error {
+                    message: format!("line longer than {MAX_LINE_BYTES} bytes; closing"),
+                });
+                break;
+            }
+            Ok(Some(())) => {}
+        }
+        let text = String::from_utf8_lossy(&buffer);
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<ClientMessage>(text) {
+            Ok(ClientMessage::Attach { instance }) => {
+                let names =
+                    shared.names.lock().ok().and_then(|n| n.iter().find(|n| n.0 == instance).cloned());
+                match names {
+                    Some((_, layers, parameters)) => {
+                        if attached.swap(instance + 1, Ordering::AcqRel) == 0 {
+                            shared.attachments.fetch_add(1, Ordering::Relaxed);
+                        }
+                        reply(ServerMessage::Attached { instance, layers, parameters });
+                    }
+                    None => {
+                        shared.rejected.fetch_add(1, Ordering::Relaxed);
+                        reply(ServerMessage::Error {
+                            message: format!("no instance {instance}; use an id from `instances`"),
+                        });
+                    }
+                }
+            }
+            Ok(ClientMessage::Detach) => {
+                let previous = attached.swap(0, Ordering::AcqRel);
+                if previous != 0 {
+                    shared.attachments.fetch_sub(1, Ordering::Relaxed);
+                    reply(ServerMessage::Detached { instance: previous - 1, reason: "requested".into() });
+                }
+            }
+            Err(e) => {
+                shared.rejected.fetch_add(1, Ordering::Relaxed);
+                reply(ServerMessage::Error {
+                    message: format!(
+                        "not understood ({e}); send {{\"type\":\"attach\",\"instance\":N}} or {{\"type\":\"detach\"}}"
+                    ),
+                });
+            }
+        }
+    }
+    alive.store(false, Ordering::Relaxed);
+    if attached.swap(0, Ordering::AcqRel) != 0 {
+        shared.attachments.fetch_sub(1, Ordering::Relaxed);
+    }
+    let _ = reader.get_ref().shutdown(std::net::Shutdown::Both);
+}
+
+/// What a [`LinkClient`] receives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClientEvent {
+    /// A message from the game.
+    Message(ServerMessage),
+    /// A line from the game that was not a message (skipped).
+    Garbage(String),
+    /// The connection ended (the game quit or dropped us).
+    Disconnected,
+}
+
+/// The editor side of the link: a connection whose messages arrive on a background thread.
+pub struct LinkClient {
+    stream: TcpStream,
+    events: Receiver<ClientEvent>,
+    connected: Arc<AtomicBool>,
+}
+
+/// Longest line a client accepts from a game (frames of large graphs fit easily).
+pub const MAX_SERVER_LINE_BYTES: usize = 4 * 1024 * 1024;
+
+impl LinkClient {
+    /// Connects to a game (waiting at most `timeout`).
+    pub fn connect(address: SocketAddr, timeout: Duration) -> std::io::Result<LinkClient> {
+        let stream = TcpStream::connect_timeout(&address, timeout)?;
+        let _ = stream.set_nodelay(true);
+        stream.set_write_timeout(Some(Duration::from_secs(1)))?;
+        let read_half = stream.try_clone()?;
+        let (send, events) = mpsc::channel();
+        let connected = Arc::new(AtomicBool::new(true));
+        let thread_connected = Arc::clone(&connected);
+        std::thread::Builder::new().name("animgraph-link-client".into()).spawn(move || {
+            let mut reader = BufReader::new(read_half);
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                let mut limited = (&mut reader).take(MAX_SERVER_LINE_BYTES as u64 + 1);
+                match limited.read_until(b'\n', &mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if buffer.len() > MAX_SERVER_LINE_BYTES => break,
+                    Ok(_) => {}
+                }
+                let text = String::from_utf8_lossy(&buffer);
+                let event = match serde_json::from_str::<ServerMessage>(text.trim()) {
+                    Ok(m) => ClientEvent::Message(m),
+                    Err(_) => ClientEvent::Garbage(text.chars().take(200).collect()),
+                };
+                if send.send(event).is_err() {
+                    break;
+                }
+            }
+            thread_connected.store(false, Ordering::Relaxed);
+            let _ = send.send(ClientEvent::Disconnected);
+        })?;
+        Ok(LinkClient { stream, events, connected })
+    }
+
+    /// Whether the connection is still up.
+    pub fn is_connected(&self) -> bool {
+        self.connected.load(Ordering::Relaxed)
+    }
+
+    /// Sends a request.
+    pub fn send(&mut self, message: &ClientMessage) -> std::io::Result<()> {
+        let mut text = serde_json::to_string(message).map_err(std::io::Error::other)?;
+        text.push('\n');
+        self.stream.write_all(text.as_bytes())
+    }
+
+    /// Asks to stream an instance.
+    pub fn attach(&mut self, instance: u32) -> std::io::Result<()> {
+        self.send(&ClientMessage::Attach { instance })
+    }
+
+    /// Asks to stop streaming.
+    pub fn detach(&mut self) -> std::io::Result<()> {
+        self.send(&ClientMessage::Detach)
+    }
+
+    /// Everything received since the last call (never waits).
+    pub fn poll(&self) -> Vec<ClientEvent> {
+        self.events.try_iter().collect()
+    }
+
+    /// Waits up to `timeout` for the next event.
+    pub fn next(&self, timeout: Duration) -> Option<ClientEvent> {
+        self.events.recv_timeout(timeout).ok()
+    }
+}
+
+impl Drop for LinkClient {
+    fn drop(&mut self) {
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+    }
+}
