@@ -23,18 +23,20 @@
 //! - **Read-only.** Nothing an editor sends changes a player; the only requests are attach and
 //!   detach.
 //! - **Never blocking.** `publish` does nothing unless an editor is attached to that instance;
-//!   then it formats one line and offers it to a bounded queue (`QUEUE_LINES`) with `try_send`.
-//!   A slow or stalled editor fills its queue and further lines are dropped and counted; the
-//!   socket is written by the connection's own thread. The connection list is taken with
-//!   `try_lock`, so a frame never waits for the accept thread.
+//!   then it formats one line and appends it to that editor's bounded outbox (`QUEUE_LINES`),
+//!   taken with `try_lock`. The connection's own thread drains the outbox onto the socket every
+//!   [`WRITE_INTERVAL`], so publishing makes no system call and wakes no thread. A slow or
+//!   stalled editor fills its outbox and further lines are dropped and counted. The connection
+//!   list is taken with `try_lock` too, so a frame never waits for another thread.
 //! - **Bounded.** Editor lines longer than [`MAX_LINE_BYTES`] end the connection with an error;
 //!   at most [`MAX_CLIENTS`] editors at once. Garbage lines get an `error` reply and are counted.
 //! - **Loopback only.** [`LinkServer::bind`] refuses any address that is not a loopback one.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -53,6 +55,37 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024;
 pub const MAX_CLIENTS: usize = 8;
 /// Lines waiting per connection before new ones are dropped.
 pub const QUEUE_LINES: usize = 256;
+/// How often a connection's thread writes what was published (the editor sees frames this late
+/// at most).
+pub const WRITE_INTERVAL: Duration = Duration::from_millis(2);
+
+/// Lines waiting for one editor.
+#[derive(Default)]
+struct Outbox {
+    lines: Mutex<VecDeque<String>>,
+}
+
+impl Outbox {
+    /// Appends a line without waiting; false when the outbox is full or busy.
+    fn offer(&self, text: String) -> bool {
+        match self.lines.try_lock() {
+            Ok(mut lines) if lines.len() < QUEUE_LINES => {
+                lines.push_back(text);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Appends a line, waiting for the lock (for the connection's own threads).
+    fn push(&self, text: String) {
+        if let Ok(mut lines) = self.lines.lock() {
+            if lines.len() < QUEUE_LINES {
+                lines.push_back(text);
+            }
+        }
+    }
+}
 
 /// A registered player, as editors see it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -185,7 +218,7 @@ pub fn default_address() -> Result<SocketAddr, LinkError> {
 
 /// One connected editor, as the game side holds it.
 struct Connection {
-    queue: SyncSender<String>,
+    outbox: Arc<Outbox>,
     /// The attached instance id + 1 (0: none).
     attached: Arc<AtomicU32>,
     alive: Arc<AtomicBool>,
@@ -220,14 +253,8 @@ impl Shared {
     }
 
     fn offer(&self, connection: &Connection, text: String) {
-        match connection.queue.try_send(text) {
-            Ok(()) => {
-                self.sent.fetch_add(1, Ordering::Relaxed);
-            }
-            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
-                self.dropped.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        let counter = if connection.outbox.offer(text) { &self.sent } else { &self.dropped };
+        counter.fetch_add(1, Ordering::Relaxed);
     }
 
     fn broadcast(&self, text: &str) {
@@ -432,37 +459,49 @@ fn connect(mut stream: TcpStream, shared: &Arc<Shared>) {
         return;
     }
     let (Ok(read_half), Ok(socket)) = (stream.try_clone(), stream.try_clone()) else { return };
-    let (queue, lines) = mpsc::sync_channel::<String>(QUEUE_LINES);
+    let outbox = Arc::new(Outbox::default());
     let attached = Arc::new(AtomicU32::new(0));
     let alive = Arc::new(AtomicBool::new(true));
     let connection = Connection {
-        queue: queue.clone(),
+        outbox: Arc::clone(&outbox),
         attached: Arc::clone(&attached),
         alive: Arc::clone(&alive),
         socket,
     };
     // Hello first, then the connection becomes visible to publish and broadcast.
-    let _ = queue.try_send(shared.instances_line(true));
+    outbox.push(shared.instances_line(true));
     if let Ok(mut connections) = shared.connections.lock() {
         connections.push(connection);
     }
-    let writer_alive = Arc::clone(&alive);
+    let (writer_alive, writer_outbox) = (Arc::clone(&alive), Arc::clone(&outbox));
     let _ = std::thread::Builder::new().name("animgraph-link-write".into()).spawn(move || {
-        write_loop(stream, lines, &writer_alive);
+        write_loop(stream, &writer_outbox, &writer_alive);
     });
     let reader_shared = Arc::clone(shared);
     let _ = std::thread::Builder::new().name("animgraph-link-read".into()).spawn(move || {
-        read_loop(read_half, &reader_shared, queue, &attached, &alive);
+        read_loop(read_half, &reader_shared, &outbox, &attached, &alive);
     });
 }
 
-fn write_loop(mut stream: TcpStream, lines: Receiver<String>, alive: &AtomicBool) {
-    while let Ok(text) = lines.recv() {
-        if !alive.load(Ordering::Relaxed) || stream.write_all(text.as_bytes()).is_err() {
+fn write_loop(mut stream: TcpStream, outbox: &Outbox, alive: &AtomicBool) {
+    let mut batch = VecDeque::new();
+    loop {
+        std::thread::sleep(WRITE_INTERVAL);
+        // Read `alive` before draining, so the last lines (an error before closing) still go.
+        let open = alive.load(Ordering::Relaxed);
+        if let Ok(mut lines) = outbox.lines.lock() {
+            std::mem::swap(&mut *lines, &mut batch);
+        }
+        for text in batch.drain(..) {
+            if stream.write_all(text.as_bytes()).is_err() {
+                alive.store(false, Ordering::Relaxed);
+                break;
+            }
+        }
+        if !open || !alive.load(Ordering::Relaxed) {
             break;
         }
     }
-    alive.store(false, Ordering::Relaxed);
     let _ = stream.shutdown(std::net::Shutdown::Both);
 }
 
@@ -478,18 +517,10 @@ fn read_bounded_line(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> Result<
     }
 }
 
-fn read_loop(
-    stream: TcpStream,
-    shared: &Shared,
-    queue: SyncSender<String>,
-    attached: &AtomicU32,
-    alive: &AtomicBool,
-) {
+fn read_loop(stream: TcpStream, shared: &Shared, outbox: &Outbox, attached: &AtomicU32, alive: &AtomicBool) {
     let mut reader = BufReader::new(stream);
     let mut buffer = Vec::new();
-    let reply = |message: ServerMessage| {
-        let _ = queue.try_send(line(&message));
-    };
+    let reply = |message: ServerMessage| outbox.push(line(&message));
     while alive.load(Ordering::Relaxed) && !shared.stop.load(Ordering::Relaxed) {
         match read_bounded_line(&mut reader, &mut buffer) {
             Ok(None) => break,
@@ -543,11 +574,11 @@ fn read_loop(
             }
         }
     }
+    // The writer sends what is left (an error, say) and then closes the socket.
     alive.store(false, Ordering::Relaxed);
     if attached.swap(0, Ordering::AcqRel) != 0 {
         shared.attachments.fetch_sub(1, Ordering::Relaxed);
     }
-    let _ = reader.get_ref().shutdown(std::net::Shutdown::Both);
 }
 
 /// What a [`LinkClient`] receives.
