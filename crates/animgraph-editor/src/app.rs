@@ -31,8 +31,10 @@ pub struct Tab {
     pub character: Option<CharacterInfo>,
     /// The file's new text when it changed on disk while the document had unsaved edits.
     pub disk_change: Option<String>,
-    /// Frame all on the next frame.
-    frame_next: bool,
+    /// Frame all on the next frames (a few, while the panels around the canvas settle).
+    frame_next: u8,
+    /// The layer and nesting framed last: showing another machine frames it.
+    framed: (usize, Vec<usize>),
 }
 
 impl Tab {
@@ -44,7 +46,8 @@ impl Tab {
             live: Live::new(),
             character: None,
             disk_change: None,
-            frame_next: true,
+            frame_next: 3,
+            framed: (0, Vec::new()),
         }
     }
 
@@ -335,7 +338,7 @@ impl Editor {
                 tab.doc.redo();
             }
             if ui.button("Frame all").on_hover_text("F over the canvas").clicked() {
-                tab.frame_next = true;
+                tab.frame_next = 1;
             }
         });
         // Tabs.
@@ -546,7 +549,11 @@ impl Editor {
         }
         self.active = self.active.min(self.tabs.len() - 1);
         let idle = !ctx.input(|i| i.pointer.any_down()) && ctx.memory(|m| m.focused().is_none());
-        let Tab { doc, view, live, character, frame_next, .. } = &mut self.tabs[self.active];
+        let Tab { doc, view, live, character, frame_next, framed, .. } = &mut self.tabs[self.active];
+        if framed.0 != doc.layer || framed.1 != doc.nesting {
+            *framed = (doc.layer, doc.nesting.clone());
+            *frame_next = (*frame_next).max(1);
+        }
         if idle {
             doc.break_coalescing();
         }
@@ -562,7 +569,7 @@ impl Editor {
                 crate::parameters::live_controls(ui, doc, live);
             });
         });
-        egui::Panel::right("inspector").default_size(330.0).show(ui, |ui| {
+        egui::Panel::right("inspector").default_size(330.0).size_range(240.0..=520.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| crate::inspector::show(ui, doc, character.as_ref()));
         });
         egui::Panel::bottom("problems").default_size(110.0).show(ui, |ui| {
@@ -586,11 +593,11 @@ impl Editor {
         egui::CentralPanel::default().show(ui, |ui| {
             layer_tabs(ui, doc, frame_next);
             breadcrumb(ui, doc);
-            if *frame_next {
+            if *frame_next > 0 {
                 if let Some(m) = doc.machine() {
-                    canvas::frame_all(view, m, ui.available_size());
+                    canvas::frame_all(view, m, ui.available_size(), !doc.nesting.is_empty());
                 }
-                *frame_next = false;
+                *frame_next -= 1;
             }
             let playback = live.playback(doc.layer);
             let output = canvas::show(ui, doc, view, &playback);
@@ -602,7 +609,7 @@ impl Editor {
 }
 
 /// Layer tabs: click to show, right-click to move or remove; `+ Layer` adds one.
-fn layer_tabs(ui: &mut egui::Ui, doc: &mut Document, frame_next: &mut bool) {
+fn layer_tabs(ui: &mut egui::Ui, doc: &mut Document, frame_next: &mut u8) {
     ui.horizontal(|ui| {
         let count = doc.graph.layers.len();
         for i in 0..count {
@@ -610,7 +617,7 @@ fn layer_tabs(ui: &mut egui::Ui, doc: &mut Document, frame_next: &mut bool) {
             let response = ui.selectable_label(i == doc.layer, &name);
             if response.clicked() {
                 doc.show_layer(i);
-                *frame_next = true;
+                *frame_next = 1;
             }
             response.context_menu(|ui| {
                 if i > 0 && ui.button("Move left").clicked() {
@@ -629,7 +636,7 @@ fn layer_tabs(ui: &mut egui::Ui, doc: &mut Document, frame_next: &mut bool) {
         }
         if ui.button("+ Layer").clicked() {
             doc.add_layer();
-            *frame_next = true;
+            *frame_next = 1;
         }
         if count > 1 {
             let layer = doc.layer;
@@ -644,7 +651,7 @@ fn layer_tabs(ui: &mut egui::Ui, doc: &mut Document, frame_next: &mut bool) {
             }
             if ui.button("- Layer").on_hover_text("Remove this layer").clicked() {
                 doc.remove_layer(layer);
-                *frame_next = true;
+                *frame_next = 1;
             }
         }
     });

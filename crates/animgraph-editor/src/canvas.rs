@@ -170,10 +170,14 @@ pub fn exit_position(machine: &GraphMachine) -> [f32; 2] {
     [max_x + 240.0, 0.0]
 }
 
-/// Centres every state in the view ("frame all").
-pub fn frame_all(view: &mut View, machine: &GraphMachine, size: Vec2) {
+/// Centres every state in the view ("frame all"), the Any State box and (in a sub-machine,
+/// `nested`) the Exit box included.
+pub fn frame_all(view: &mut View, machine: &GraphMachine, size: Vec2, nested: bool) {
     let mut points: Vec<[f32; 2]> = machine.states.iter().map(|s| s.editor_position).collect();
     points.push(any_position(machine));
+    if nested {
+        points.push(exit_position(machine));
+    }
     let (mut lo, mut hi) = (vec2(f32::MAX, f32::MAX), vec2(f32::MIN, f32::MIN));
     for p in points {
         lo = lo.min(vec2(p[0], p[1]));
@@ -288,10 +292,14 @@ pub fn show(
             continue;
         }
         let same = &pairs[&(t.from.as_str(), t.to.as_str())];
-        let order = same.iter().position(|&j| j == i).unwrap_or(0) as f32 - (same.len() as f32 - 1.0) / 2.0;
+        let order = same.iter().position(|&j| j == i).unwrap_or(0) as f32;
         let direction = (b.center() - a.center()).normalized();
         let normal = vec2(-direction.y, direction.x);
-        let offset = normal * (order * 14.0 + if t.from < t.to { 6.0 } else { -6.0 }) * zoom;
+        // Offsets are taken across the pair's canonical direction (from the lesser name to the
+        // greater), so A -> B and B -> A lie on opposite sides; parallel ones stack outwards
+        // from the centre line in priority order.
+        let (side, canonical_normal) = if t.from < t.to { (1.0, normal) } else { (-1.0, -normal) };
+        let offset = canonical_normal * side * (9.0 + order * 14.0) * zoom;
         let start = clip_to_rect(a, a.center() + offset, direction);
         let end = clip_to_rect(b, b.center() + offset, -direction);
         let selected = doc.selection == Selection::Transition(i);
@@ -322,7 +330,7 @@ pub fn show(
         }
         if !label.trim().is_empty() {
             painter.text(
-                start.lerp(end, 0.5) + normal * 8.0 * zoom,
+                start.lerp(end, 0.5) + canonical_normal * side * 10.0 * zoom,
                 Align2::CENTER_CENTER,
                 label.trim(),
                 font.clone(),
@@ -331,7 +339,7 @@ pub fn show(
         }
         if response.clicked() {
             if let Some(p) = response.interact_pointer_pos() {
-                if distance_to_segment(p, start, end) < 6.0 {
+                if distance_to_segment(p, start, end) < 8.0 {
                     clicked_transition = Some(i);
                 }
             }
@@ -597,7 +605,7 @@ pub fn show(
             doc.select_all();
         }
         if frame {
-            frame_all(view, &machine, rect.size());
+            frame_all(view, &machine, rect.size(), nested);
         }
     }
     output

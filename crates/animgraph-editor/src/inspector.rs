@@ -31,13 +31,25 @@ pub fn committed_text(
     label: &str,
     value: &str,
 ) -> Option<String> {
+    let width = (ui.available_width() - 60.0).clamp(60.0, 150.0);
+    committed_text_sized(ui, salt, label, value, width)
+}
+
+/// [`committed_text`] with a field at most `width` wide.
+pub fn committed_text_sized(
+    ui: &mut egui::Ui,
+    salt: impl std::hash::Hash + std::fmt::Debug,
+    label: &str,
+    value: &str,
+    width: f32,
+) -> Option<String> {
     let id = ui.make_persistent_id(("committed", salt));
     let mut buffer = ui.data_mut(|d| d.get_temp::<String>(id)).unwrap_or_else(|| value.to_string());
     let mut out = None;
     ui.horizontal(|ui| {
         let label = ui.label(label);
         let response =
-            ui.add(egui::TextEdit::singleline(&mut buffer).desired_width(150.0)).labelled_by(label.id);
+            ui.add_sized([width, 20.0], egui::TextEdit::singleline(&mut buffer)).labelled_by(label.id);
         if response.has_focus() {
             ui.data_mut(|d| d.insert_temp(id, buffer.clone()));
             return;
@@ -73,13 +85,20 @@ fn number(
 }
 
 /// A number that may be switched off (-1): a checkbox and a value.
-fn optional_number(ui: &mut egui::Ui, label: &str, off: &str, value: f32, max: f32) -> Option<f32> {
+fn optional_number(
+    ui: &mut egui::Ui,
+    label: &str,
+    off: &str,
+    unit: &str,
+    value: f32,
+    max: f32,
+) -> Option<f32> {
     let mut on = value >= 0.0;
     let mut v = value.max(0.0);
     ui.horizontal(|ui| {
         ui.checkbox(&mut on, label).on_hover_text(off);
         if on {
-            let label_id = ui.label("seconds / time").id;
+            let label_id = ui.label(unit).id;
             ui.add(egui::DragValue::new(&mut v).range(0.0..=max).speed(0.01)).labelled_by(label_id);
         } else {
             ui.weak(off);
@@ -422,10 +441,10 @@ fn transition(ui: &mut egui::Ui, doc: &mut Document, machine: &GraphMachine, i: 
             m.transitions[i].to = to;
         });
     }
-    if let Some(v) = optional_number(ui, "Duration", "from Mixes / DefaultMix", t.duration, 10.0) {
+    if let Some(v) = optional_number(ui, "Duration", "from Mixes / DefaultMix", "seconds", t.duration, 10.0) {
         doc.edit_machine_coalesced(key(("duration", i)), |m| m.transitions[i].duration = v);
     }
-    if let Some(v) = optional_number(ui, "Exit time", "any time", t.exit_time, 100.0) {
+    if let Some(v) = optional_number(ui, "Exit time", "any time", "normalised time", t.exit_time, 100.0) {
         doc.edit_machine_coalesced(key(("exit", i)), |m| m.transitions[i].exit_time = v);
     }
     if let Some(v) = number(ui, "Offset", t.offset, 0.0..=1.0, 0.01) {
@@ -558,12 +577,12 @@ fn graph_settings(ui: &mut egui::Ui, doc: &mut Document, character: Option<&Char
     ui.label("Mixes (crossfade per clip or state pair; * for any)");
     let mixes = doc.graph.mixes.clone();
     let mut remove = None;
-    for (k, mix) in mixes.iter().enumerate() {
-        ui.horizontal(|ui| {
-            if let Some(v) = committed_text(ui, ("mix-from", k), "from", &mix.from) {
+    egui::Grid::new("mixes").num_columns(4).show(ui, |ui| {
+        for (k, mix) in mixes.iter().enumerate() {
+            if let Some(v) = committed_text_sized(ui, ("mix-from", k), "from", &mix.from, 80.0) {
                 doc.edit_graph(|g| g.mixes[k].from = v.trim().to_string());
             }
-            if let Some(v) = committed_text(ui, ("mix-to", k), "to", &mix.to) {
+            if let Some(v) = committed_text_sized(ui, ("mix-to", k), "to", &mix.to, 80.0) {
                 doc.edit_graph(|g| g.mixes[k].to = v.trim().to_string());
             }
             if let Some(v) = number(ui, "s", mix.duration, 0.0..=10.0, 0.01) {
@@ -572,8 +591,9 @@ fn graph_settings(ui: &mut egui::Ui, doc: &mut Document, character: Option<&Char
             if ui.small_button("x").on_hover_text("Remove this mix").clicked() {
                 remove = Some(k);
             }
-        });
-    }
+            ui.end_row();
+        }
+    });
     if let Some(k) = remove {
         doc.edit_graph(|g| {
             g.mixes.remove(k);

@@ -345,7 +345,7 @@ fn an_animator_builds_the_locomotion_graph_from_an_empty_file() {
     drag(&mut h, any.center(), jump.center());
     h.get_by_label("Duration").click();
     h.run_steps(2);
-    set_number(&mut h, "seconds / time", 0, 0.1);
+    set_number(&mut h, "seconds", 0, 0.1);
     h.get_by_label("+ Condition").click();
     h.run_steps(3);
     pick(&mut h, "speed", 0, "jump");
@@ -357,7 +357,7 @@ fn an_animator_builds_the_locomotion_graph_from_an_empty_file() {
     assert_eq!(doc(&h).selection, Selection::Transition(1), "{}", doc(&h).status);
     h.get_by_label("Exit time").click();
     h.run_steps(2);
-    set_number(&mut h, "seconds / time", 0, 0.9);
+    set_number(&mut h, "normalised time", 0, 0.9);
 
     // Save it and compare with the proposal's example (positions and uid aside).
     let path = dir.join("locomotion.mres");
