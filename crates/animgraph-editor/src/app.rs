@@ -666,14 +666,12 @@ fn breadcrumb(ui: &mut egui::Ui, doc: &mut Document) {
             doc.selection = Selection::None;
         }
         let nesting = doc.nesting.clone();
-        for depth in 0..nesting.len() {
+        for (depth, &index) in nesting.iter().enumerate() {
             ui.label(">");
             let saved = doc.nesting.clone();
             doc.nesting.truncate(depth);
-            let name = doc
-                .machine()
-                .and_then(|m| m.states.get(nesting[depth]))
-                .map_or(String::new(), |s| s.name.clone());
+            let name =
+                doc.machine().and_then(|m| m.states.get(index)).map_or(String::new(), |s| s.name.clone());
             doc.nesting = saved;
             if ui.link(name).clicked() {
                 doc.nesting.truncate(depth + 1);

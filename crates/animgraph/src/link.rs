@@ -216,6 +216,9 @@ pub fn default_address() -> Result<SocketAddr, LinkError> {
     }
 }
 
+/// An instance's id with its layer and parameter names.
+type InstanceNames = (u32, Vec<String>, Vec<String>);
+
 /// One connected editor, as the game side holds it.
 struct Connection {
     outbox: Arc<Outbox>,
@@ -230,7 +233,7 @@ struct Shared {
     game: String,
     instances: Mutex<Vec<InstanceInfo>>,
     /// Layer and parameter names per instance, for `attached`.
-    names: Mutex<Vec<(u32, Vec<String>, Vec<String>)>>,
+    names: Mutex<Vec<InstanceNames>>,
     connections: Mutex<Vec<Connection>>,
     next_id: AtomicU32,
     stop: AtomicBool,

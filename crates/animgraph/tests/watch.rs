@@ -57,11 +57,12 @@ fn a_graph_file_reloads_changes_and_keeps_the_old_graph_when_a_save_is_broken() 
     let mut edited = original.clone();
     edited.default_mix = 0.4;
     mres::save_file(&edited, &path).unwrap();
-    eventually(|| match file.reload() {
-        Reload::Loaded(g) => Some(assert_eq!(g, &edited)),
+    let reloaded = eventually(|| match file.reload() {
+        Reload::Loaded(g) => Some(g.clone()),
         Reload::Unchanged => None,
         Reload::Failed(e) => panic!("{e}"),
     });
+    assert_eq!(reloaded, edited);
     assert_eq!(file.version(), 1);
 
     // Half a file: reported once, the edited graph stays current.
