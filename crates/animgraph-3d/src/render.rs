@@ -97,6 +97,51 @@ pub fn fit_camera(skeleton: &Skeleton3D, pose: &Pose3D, width: u32, height: u32)
     Camera3D { view_projection: projection * view, light: Vec3::new(0.4, 0.8, 0.6).normalize() }
 }
 
+/// The centre and radius of what a pose shows (its skinned mesh, or its joints without one).
+pub fn pose_sphere(skeleton: &Skeleton3D, pose: &Pose3D) -> (Vec3, f32) {
+    let mut skinned = Vec::new();
+    skin_positions(skeleton, pose, &mut skinned);
+    let points: Vec<Vec3> = if skinned.is_empty() {
+        pose.world.iter().map(|m| Vec3::from(m.translation)).collect()
+    } else {
+        skinned.iter().map(|p| p.0).collect()
+    };
+    let (mut min, mut max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+    for p in &points {
+        min = min.min(*p);
+        max = max.max(*p);
+    }
+    if points.is_empty() {
+        return (Vec3::ZERO, 1.0);
+    }
+    ((min + max) * 0.5, ((max - min).length() * 0.5).max(1e-3))
+}
+
+/// An orbit camera around `centre`: `yaw` turns around the vertical (0 looks from +z), `pitch`
+/// looks down from above (radians), `distance` is in multiples of `radius` (4 frames a whole
+/// character).
+pub fn orbit_camera(
+    centre: Vec3,
+    radius: f32,
+    yaw: f32,
+    pitch: f32,
+    distance: f32,
+    width: u32,
+    height: u32,
+) -> Camera3D {
+    let pitch = pitch.clamp(-1.5, 1.5);
+    let direction = Vec3::new(yaw.sin() * pitch.cos(), pitch.sin(), yaw.cos() * pitch.cos());
+    let eye = centre + direction * radius * distance.max(0.5);
+    let view = Mat4::look_at_rh(eye, centre, Vec3::Y);
+    let projection = Mat4::perspective_rh(
+        35f32.to_radians(),
+        width.max(1) as f32 / height.max(1) as f32,
+        radius * 0.05,
+        radius * (distance + 4.0) * 2.0,
+    );
+    Camera3D { view_projection: projection * view, light: Vec3::new(0.4, 0.8, 0.6).normalize() }
+}
+
 fn to_u8(v: f32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }

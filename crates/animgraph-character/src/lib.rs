@@ -14,6 +14,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod instance;
+
+pub use instance::{CharacterInstance, View};
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;

@@ -61,6 +61,26 @@ impl<B: PoseBackend> Animated<B> {
     pub fn buffer(&self) -> &SampleBuffer {
         &self.buffer
     }
+
+    /// Binds a new version of the graph (hot reload, an editor's edit): each layer keeps its
+    /// state by name where it still exists (see [`AnimationGraphPlayer::rebind`]); code tracks
+    /// keep playing, moved above the new graph's layers. On error nothing changes.
+    pub fn rebind(&mut self, graph: &AnimationGraph) -> Result<(), BindError> {
+        match &mut self.player {
+            Some(player) => player.rebind(graph, &mut self.backend)?,
+            None => self.player = Some(AnimationGraphPlayer::new(graph, &mut self.backend)?),
+        }
+        let player = self.player.as_ref().expect("bound above");
+        let layers = player.layer_count();
+        if self.tracks.first_layer() != layers {
+            self.tracks = AnimationTracks::new(self.tracks.len(), layers);
+        }
+        self.buffer = SampleBuffer::with_capacity(
+            player.sample_capacity() + self.tracks.sample_capacity(),
+            layers + self.tracks.len(),
+        );
+        Ok(())
+    }
 }
 
 impl<B: PoseBackend + Clone> Animated<B> {

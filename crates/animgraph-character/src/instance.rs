@@ -1,0 +1,179 @@
+//! One animated character of either kind: a graph player driving a 2D or 3D skeleton, updated
+//! and drawn with the same calls. The editor's preview and the example game use it.
+
+use glam::{Vec2, Vec3};
+
+use animgraph::animated::Animated;
+use animgraph::graph::BindError;
+use animgraph::{AnimationGraph, AnimationGraphPlayer, SampleBuffer};
+use animgraph_2d::{Skeleton2DPoseBackend, render as render2d};
+use animgraph_3d::{Skeleton3DPoseBackend, render as render3d};
+
+use crate::Character;
+
+enum Animation {
+    TwoD(Animated<Skeleton2DPoseBackend>),
+    ThreeD(Animated<Skeleton3DPoseBackend>),
+}
+
+/// How to draw a character.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// Image width in pixels.
+    pub width: u32,
+    /// Image height in pixels.
+    pub height: u32,
+    /// Drawing scale before downsampling (1 is fastest, 2 smooths edges).
+    pub supersample: u32,
+    /// 1 frames the setup pose with room around it; larger is closer.
+    pub zoom: f32,
+    /// 3D: turn around the vertical, radians (0 looks from the front).
+    pub yaw: f32,
+    /// 3D: look down from above, radians.
+    pub pitch: f32,
+    /// Draw bones over the picture.
+    pub bones: bool,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View { width: 400, height: 400, supersample: 1, zoom: 1.0, yaw: 0.42, pitch: 0.2, bones: false }
+    }
+}
+
+/// A character with a graph player.
+pub struct CharacterInstance {
+    character: Character,
+    animation: Animation,
+    /// What the setup pose covers: 2D bounds, 3D centre and radius.
+    bounds_2d: (Vec2, Vec2),
+    sphere_3d: (Vec3, f32),
+}
+
+impl CharacterInstance {
+    /// Binds `graph` to a new pose of `character`.
+    pub fn new(character: &Character, graph: &AnimationGraph) -> Result<CharacterInstance, BindError> {
+        let (animation, bounds_2d, sphere_3d) = match character {
+            Character::TwoD(skeleton, _) => {
+                let bounds = render2d::pose_bounds(skeleton, &skeleton.setup);
+                let backend = Skeleton2DPoseBackend::new(std::sync::Arc::clone(skeleton));
+                (Animation::TwoD(Animated::new(backend, Some(graph), 0)?), bounds, (Vec3::ZERO, 1.0))
+            }
+            Character::ThreeD(skeleton) => {
+                let backend = Skeleton3DPoseBackend::new(std::sync::Arc::clone(skeleton));
+                let sphere = render3d::pose_sphere(skeleton, &backend.pose);
+                (Animation::ThreeD(Animated::new(backend, Some(graph), 0)?), (Vec2::ZERO, Vec2::ONE), sphere)
+            }
+        };
+        Ok(CharacterInstance { character: character.clone(), animation, bounds_2d, sphere_3d })
+    }
+
+    /// Another character in its initial state sharing the bound graph and skeleton (crowds).
+    pub fn instantiate(&self) -> CharacterInstance {
+        let animation = match &self.animation {
+            Animation::TwoD(a) => Animation::TwoD(a.instantiate()),
+            Animation::ThreeD(a) => Animation::ThreeD(a.instantiate()),
+        };
+        CharacterInstance { character: self.character.clone(), animation, ..*self }
+    }
+
+    /// Binds a new version of the graph, keeping each layer's state where it still exists.
+    pub fn rebind(&mut self, graph: &AnimationGraph) -> Result<(), BindError> {
+        match &mut self.animation {
+            Animation::TwoD(a) => a.rebind(graph),
+            Animation::ThreeD(a) => a.rebind(graph),
+        }
+    }
+
+    /// The character.
+    pub fn character(&self) -> &Character {
+        &self.character
+    }
+
+    /// The graph player.
+    pub fn player(&self) -> &AnimationGraphPlayer {
+        match &self.animation {
+            Animation::TwoD(a) => a.player(),
+            Animation::ThreeD(a) => a.player(),
+        }
+        .expect("a character instance always has a graph")
+    }
+
+    /// The graph player, to set parameters.
+    pub fn player_mut(&mut self) -> &mut AnimationGraphPlayer {
+        match &mut self.animation {
+            Animation::TwoD(a) => a.player_mut(),
+            Animation::ThreeD(a) => a.player_mut(),
+        }
+        .expect("a character instance always has a graph")
+    }
+
+    /// One frame: advance the graph by `dt` seconds and pose the skeleton.
+    pub fn update(&mut self, dt: f32) {
+        match &mut self.animation {
+            Animation::TwoD(a) => a.update(dt),
+            Animation::ThreeD(a) => a.update(dt),
+        }
+    }
+
+    /// The samples of the last update.
+    pub fn buffer(&self) -> &SampleBuffer {
+        match &self.animation {
+            Animation::TwoD(a) => a.buffer(),
+            Animation::ThreeD(a) => a.buffer(),
+        }
+    }
+
+    /// The names of the clip events (footsteps, ...) the last update fired; 3D clips have none.
+    pub fn clip_events(&self) -> Vec<String> {
+        match &self.animation {
+            Animation::TwoD(a) => {
+                let names = &a.backend.skeleton().data.events;
+                a.backend.events().iter().filter_map(|e| names.get(e.event as usize).cloned()).collect()
+            }
+            Animation::ThreeD(_) => Vec::new(),
+        }
+    }
+
+    /// Draws the current pose.
+    pub fn render(&self, view: &View) -> tiny_skia::Pixmap {
+        let (width, height) = (view.width.max(1), view.height.max(1));
+        match (&self.animation, &self.character) {
+            (Animation::TwoD(a), Character::TwoD(skeleton, texture)) => {
+                let (min, max) = self.bounds_2d;
+                let centre = (min + max) * 0.5;
+                let half = (max - min) * 0.6 / view.zoom.max(0.05);
+                let camera = render2d::Camera::fit(centre - half, centre + half, width, height, 0.02);
+                let options = render2d::RenderOptions {
+                    width,
+                    height,
+                    supersample: view.supersample.max(1),
+                    bones: view.bones,
+                    ..Default::default()
+                };
+                render2d::render(skeleton, &a.backend.pose, texture.as_deref(), &camera, &options)
+            }
+            (Animation::ThreeD(a), Character::ThreeD(skeleton)) => {
+                let (centre, radius) = self.sphere_3d;
+                let camera = render3d::orbit_camera(
+                    centre,
+                    radius,
+                    view.yaw,
+                    view.pitch,
+                    4.2 / view.zoom.max(0.05),
+                    width,
+                    height,
+                );
+                let options = render3d::RenderOptions3D {
+                    width,
+                    height,
+                    supersample: view.supersample.max(1),
+                    joints: view.bones,
+                    ..Default::default()
+                };
+                render3d::render(skeleton, &a.backend.pose, &camera, &options)
+            }
+            _ => unreachable!("an instance's animation always matches its character"),
+        }
+    }
+}
