@@ -29,6 +29,8 @@ pub struct Tab {
     pub live: Live,
     /// The chosen skeleton.
     pub character: Option<CharacterInfo>,
+    /// The preview's camera and picture.
+    pub preview: crate::preview::Preview,
     /// The file's new text when it changed on disk while the document had unsaved edits.
     pub disk_change: Option<String>,
     /// Frame all on the next frames (a few, while the panels around the canvas settle).
@@ -45,18 +47,16 @@ impl Tab {
             view: canvas::View::default(),
             live: Live::new(),
             character: None,
+            preview: Default::default(),
             disk_change: None,
             frame_next: 3,
             framed: (0, Vec::new()),
         }
     }
 
-    /// Uses a skeleton for clip names, bones and timing.
+    /// Uses a skeleton for clip names, bones, the live player and the preview.
     pub fn set_character(&mut self, character: Option<CharacterInfo>) {
-        let lengths = character.as_ref().map_or_else(Default::default, |c| {
-            c.clips.iter().map(|clip| (clip.name.clone(), clip.length)).collect()
-        });
-        self.live.set_clip_lengths(lengths);
+        self.live.set_character(character.as_ref().map(|c| c.character.clone()));
         self.character = character;
     }
 }
@@ -549,7 +549,7 @@ impl Editor {
         }
         self.active = self.active.min(self.tabs.len() - 1);
         let idle = !ctx.input(|i| i.pointer.any_down()) && ctx.memory(|m| m.focused().is_none());
-        let Tab { doc, view, live, character, frame_next, framed, .. } = &mut self.tabs[self.active];
+        let Tab { doc, view, live, character, preview, frame_next, framed, .. } = &mut self.tabs[self.active];
         if framed.0 != doc.layer || framed.1 != doc.nesting {
             *framed = (doc.layer, doc.nesting.clone());
             *frame_next = (*frame_next).max(1);
@@ -570,9 +570,20 @@ impl Editor {
             });
         });
         egui::Panel::right("inspector").default_size(330.0).size_range(240.0..=520.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| crate::inspector::show(ui, doc, character.as_ref()));
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                if character.is_some() {
+                    egui::CollapsingHeader::new("Preview").default_open(true).show(ui, |ui| {
+                        crate::preview::show(ui, live, preview, character.as_ref());
+                    });
+                    ui.separator();
+                }
+                crate::inspector::show(ui, doc, character.as_ref())
+            });
         });
-        egui::Panel::bottom("problems").default_size(110.0).show(ui, |ui| {
+        egui::Panel::bottom("problems").default_size(130.0).show(ui, |ui| {
+            egui::Panel::right("events")
+                .default_size(360.0)
+                .show(ui, |ui| crate::preview::event_log(ui, live));
             let issues = doc.problems().to_vec();
             ui.heading(format!("Problems ({})", issues.len()));
             egui::ScrollArea::vertical().show(ui, |ui| {

@@ -12,6 +12,7 @@
 //! | [`inspector`] | the selection's fields, the layer's and the graph's |
 //! | [`parameters`] | the parameter panel and the live controls |
 //! | [`live`] | the runtime player running in the editor |
+//! | [`preview`] | the chosen skeleton drawn as the live player poses it, and the event log |
 //! | [`character`] | the skeleton chosen for a graph |
 //! | [`settings`] | recent files and per-graph skeletons, outside the `.mres` |
 //! | [`files`] | native file dialogs on a background thread |
@@ -26,6 +27,7 @@ pub mod files;
 pub mod inspector;
 pub mod live;
 pub mod parameters;
+pub mod preview;
 pub mod settings;
 
 #[cfg(test)]

@@ -3,36 +3,34 @@
 //! live parameter controls, and read by the canvas to light the active state, fill a running
 //! transition's arrow and show normalised time.
 //!
-//! Clip lengths come from the chosen skeleton when there is one; a clip it lacks (or every clip,
-//! without a skeleton) is a looping one-second placeholder, so exit times and mixes play out at a
-//! readable pace.
+//! With a chosen skeleton it is a [`CharacterInstance`]: the runtime's own backend poses that
+//! skeleton, and the preview draws it. Without one every clip is a looping one-second
+//! placeholder, so exit times and mixes still play out at a readable pace.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
+use animgraph::frame::{EventRecord, LayerRecord};
 use animgraph::graph::{ParamId, ParameterType};
 use animgraph::{
     AnimationGraphPlayer, BoneMask, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,
 };
+use animgraph_character::{Character, CharacterInstance};
 
 use crate::document::Document;
 
-/// Length given to a clip the skeleton does not have (or to every clip without one).
+/// Length given to every clip while no skeleton is chosen.
 pub const PLACEHOLDER_CLIP_SECONDS: f32 = 1.0;
 
-/// A backend that accepts any clip name and poses nothing: known lengths from the skeleton,
-/// placeholders for the rest.
+/// A backend that accepts any clip name and poses nothing: every clip a one-second loop.
 #[derive(Default)]
 struct TimingBackend {
-    known: BTreeMap<String, f32>,
     clips: Vec<(String, f32)>,
 }
 
 impl PoseBackend for TimingBackend {
     fn resolve_clip(&mut self, name: &str) -> Option<ClipId> {
         let index = self.clips.iter().position(|(c, _)| c == name).unwrap_or_else(|| {
-            let length =
-                self.known.get(name).copied().filter(|l| *l > 0.0).unwrap_or(PLACEHOLDER_CLIP_SECONDS);
-            self.clips.push((name.to_string(), length));
+            self.clips.push((name.to_string(), PLACEHOLDER_CLIP_SECONDS));
             self.clips.len() - 1
         });
         Some(ClipId(index as u32))
@@ -53,25 +51,56 @@ impl PoseBackend for TimingBackend {
     fn apply(&mut self, _samples: &[ClipSample], _layers: &[LayerInfo]) {}
 }
 
+/// Most lines the event log keeps.
+pub const EVENT_LOG_LINES: usize = 400;
+
+/// What the live player drives.
+enum Driver {
+    /// No skeleton: placeholder timing, nothing posed.
+    Timing { player: AnimationGraphPlayer, buffer: SampleBuffer },
+    /// The chosen skeleton, posed by the runtime's own backend.
+    Character(Box<CharacterInstance>),
+}
+
+impl Driver {
+    fn player(&self) -> &AnimationGraphPlayer {
+        match self {
+            Driver::Timing { player, .. } => player,
+            Driver::Character(c) => c.player(),
+        }
+    }
+
+    fn player_mut(&mut self) -> &mut AnimationGraphPlayer {
+        match self {
+            Driver::Timing { player, .. } => player,
+            Driver::Character(c) => c.player_mut(),
+        }
+    }
+}
+
 /// The live player of one document.
 #[derive(Default)]
 pub struct Live {
     bound_version: Option<u64>,
-    bound_clips: u64,
-    player: Option<AnimationGraphPlayer>,
+    bound_character: u64,
+    driver: Option<Driver>,
     /// Each parameter's id and type, resolved at bind so a frame looks up no names.
     params: Vec<(String, ParamId, ParameterType)>,
-    buffer: SampleBuffer,
     /// Live parameter values by name (bools/ints as numbers); kept across rebinds.
     pub values: BTreeMap<String, f32>,
     /// Why the graph could not be bound, if it could not.
     pub error: Option<String>,
     /// Paused when false.
     pub running: bool,
-    /// Clip lengths from the chosen skeleton, and a counter bumped when they change.
-    clip_lengths: BTreeMap<String, f32>,
-    clips_version: u64,
+    /// Playback speed (1 is real time).
+    pub speed: f32,
+    step_once: bool,
+    character: Option<Character>,
+    character_version: u64,
     restart: bool,
+    layer_names: Vec<String>,
+    /// Signals and clip events, newest last (`tick: Base: Move -> Jump`).
+    pub events: VecDeque<String>,
 }
 
 /// What the canvas shows of a layer's playback.
@@ -85,66 +114,113 @@ pub struct Playback {
     pub target: Option<(String, f32)>,
 }
 
+impl Playback {
+    /// A layer of a recorded or streamed frame.
+    pub fn of_record(layer: &LayerRecord) -> Playback {
+        Playback {
+            current: Some(layer.state.clone()),
+            normalised_time: layer.normalised_time,
+            target: layer.transition_to.clone().map(|t| (t, layer.transition_progress.unwrap_or(0.0))),
+        }
+    }
+}
+
 impl Live {
     /// A running live player (bound on the first [`sync`](Self::sync)).
     pub fn new() -> Live {
-        Live { running: true, ..Default::default() }
+        Live { running: true, speed: 1.0, ..Default::default() }
     }
 
-    /// Uses these clip lengths (from a chosen skeleton); rebinds on the next sync.
-    pub fn set_clip_lengths(&mut self, lengths: BTreeMap<String, f32>) {
-        if lengths != self.clip_lengths {
-            self.clip_lengths = lengths;
-            self.clips_version += 1;
-        }
+    /// Drives this character (or placeholder timing without one); rebinds on the next sync.
+    pub fn set_character(&mut self, character: Option<Character>) {
+        self.character = character;
+        self.character_version += 1;
+    }
+
+    /// Whether a skeleton is posed (so [`render`](Self::render) draws something).
+    pub fn has_character(&self) -> bool {
+        matches!(self.driver, Some(Driver::Character(_)))
     }
 
     /// Rebinds when the document changed since the last bind, keeping live values whose
     /// parameter still exists (new ones start at their default) and each layer's state.
     pub fn sync(&mut self, doc: &Document) {
-        if self.bound_version == Some(doc.version) && self.bound_clips == self.clips_version && !self.restart
-        {
+        let character_changed = self.bound_character != self.character_version;
+        if self.bound_version == Some(doc.version) && !character_changed && !self.restart {
             return;
         }
         self.bound_version = Some(doc.version);
-        self.bound_clips = self.clips_version;
+        self.bound_character = self.character_version;
         let mut values = BTreeMap::new();
         for p in &doc.graph.parameters {
             let kept = self.values.get(&p.name).copied().filter(|_| p.kind != ParameterType::Trigger);
             values.insert(p.name.clone(), kept.unwrap_or(p.default));
         }
         self.values = values;
-        let mut backend = TimingBackend { known: self.clip_lengths.clone(), clips: Vec::new() };
-        let rebound = match (self.player.as_mut(), self.restart) {
-            (Some(player), false) => player.rebind(&doc.graph, &mut backend).map(|()| None),
-            _ => AnimationGraphPlayer::new(&doc.graph, &mut backend).map(Some),
-        };
+        let fresh = self.restart || character_changed || self.driver.is_none();
         self.restart = false;
-        match rebound {
-            Ok(new) => {
-                if let Some(player) = new {
-                    self.player = Some(player);
+        let bound = if fresh {
+            match &self.character {
+                Some(character) => {
+                    CharacterInstance::new(character, &doc.graph).map(|c| Driver::Character(Box::new(c)))
                 }
-                let player = self.player.as_ref().expect("bound above");
+                None => {
+                    let mut backend = TimingBackend::default();
+                    AnimationGraphPlayer::new(&doc.graph, &mut backend).map(|player| {
+                        let buffer = player.new_buffer();
+                        Driver::Timing { player, buffer }
+                    })
+                }
+            }
+            .map(Some)
+        } else {
+            match self.driver.as_mut() {
+                Some(Driver::Character(c)) => c.rebind(&doc.graph).map(|()| None),
+                Some(Driver::Timing { player, buffer }) => {
+                    let mut backend = TimingBackend::default();
+                    player.rebind(&doc.graph, &mut backend).map(|()| {
+                        *buffer = player.new_buffer();
+                        None
+                    })
+                }
+                None => Ok(None),
+            }
+        };
+        match bound {
+            Ok(new) => {
+                if let Some(driver) = new {
+                    self.driver = Some(driver);
+                    self.events.clear();
+                }
+                let player = self.driver.as_ref().expect("bound above").player();
                 self.params = doc
                     .graph
                     .parameters
                     .iter()
                     .filter_map(|p| Some((p.name.clone(), player.find_parameter(&p.name)?, p.kind)))
                     .collect();
-                self.buffer = player.new_buffer();
+                self.layer_names = (0..player.layer_count())
+                    .map(|l| player.layer_name(l).unwrap_or("").to_string())
+                    .collect();
                 self.error = None;
             }
             Err(e) => {
-                self.player = None;
+                self.driver = None;
                 self.error = Some(e.to_string());
             }
         }
     }
 
-    /// Pushes the live values and advances `delta` seconds (nothing while paused or unbound).
+    /// Advances one frame of `1/60` s on the next [`step`](Self::step), even while paused.
+    pub fn step_one_frame(&mut self) {
+        self.step_once = true;
+    }
+
+    /// Pushes the live values and advances `delta` seconds times the playback speed (nothing
+    /// while paused, unless one frame was asked for).
     pub fn step(&mut self, delta: f32) {
-        let Some(player) = self.player.as_mut() else { return };
+        let Some(driver) = self.driver.as_mut() else { return };
+        let player = driver.player_mut();
         for (name, id, kind) in &self.params {
             let Some(&v) = self.values.get(name) else { continue };
             // The ids come from the player itself and the types from the graph it was bound
@@ -156,15 +232,43 @@ impl Live {
                 ParameterType::Trigger => Ok(()),
             };
         }
-        if self.running {
-            player.advance(delta, &mut self.buffer);
+        let dt = if self.running {
+            delta * self.speed
+        } else if self.step_once {
+            1.0 / 60.0
+        } else {
+            return;
+        };
+        self.step_once = false;
+        match driver {
+            Driver::Timing { player, buffer } => player.advance(dt, buffer),
+            Driver::Character(c) => c.update(dt),
+        }
+        self.log_events();
+    }
+
+    fn log_events(&mut self) {
+        let Some(driver) = self.driver.as_ref() else { return };
+        let player = driver.player();
+        let tick = player.tick();
+        for e in player.events() {
+            let line = format!("{tick}: {}", EventRecord::of(player, e).describe(&self.layer_names));
+            self.events.push_back(line);
+        }
+        if let Driver::Character(c) = driver {
+            for name in c.clip_events() {
+                self.events.push_back(format!("{tick}: event {name}"));
+            }
+        }
+        while self.events.len() > EVENT_LOG_LINES {
+            self.events.pop_front();
         }
     }
 
     /// Fires a trigger on the live player.
     pub fn fire(&mut self, name: &str) {
-        if let Some(player) = self.player.as_mut() {
-            let _ = player.fire_by_name(name);
+        if let Some(driver) = self.driver.as_mut() {
+            let _ = driver.player_mut().fire_by_name(name);
         }
     }
 
@@ -175,12 +279,29 @@ impl Live {
 
     /// The player, once bound.
     pub fn player(&self) -> Option<&AnimationGraphPlayer> {
-        self.player.as_ref()
+        self.driver.as_ref().map(Driver::player)
+    }
+
+    /// The samples of the last frame.
+    pub fn samples(&self) -> &[animgraph::ClipSample] {
+        match &self.driver {
+            Some(Driver::Timing { buffer, .. }) => buffer.samples(),
+            Some(Driver::Character(c)) => c.buffer().samples(),
+            None => &[],
+        }
+    }
+
+    /// Draws the posed character (`None` without a skeleton).
+    pub fn render(&self, view: &animgraph_character::View) -> Option<tiny_skia::Pixmap> {
+        match &self.driver {
+            Some(Driver::Character(c)) => Some(c.render(view)),
+            _ => None,
+        }
     }
 
     /// A layer's playback, for the canvas.
     pub fn playback(&self, layer: usize) -> Playback {
-        let Some(player) = self.player.as_ref() else { return Playback::default() };
+        let Some(player) = self.player() else { return Playback::default() };
         let current = player.current_state_path(layer).map(str::to_string);
         let target = player
             .transition_target(layer)
@@ -262,19 +383,79 @@ mod tests {
     }
 
     #[test]
-    fn skeleton_clip_lengths_set_the_pace() {
+    fn the_preview_plays_exactly_what_a_headless_player_fed_the_same_inputs_plays() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/gbot");
+        let doc = Document::open(root.join("gbot.mres")).unwrap();
+        let character = Character::load(&root.join("gbot.mskel"), None).unwrap().character;
+        let mut live = Live::new();
+        live.set_character(Some(character.clone()));
+        live.sync(&doc);
+        assert!(live.has_character(), "{:?}", live.error);
+        let mut headless = CharacterInstance::new(&character, &doc.graph).unwrap();
+        let inputs: [(u32, &str, f32); 5] = [
+            (0, "speed", 0.0),
+            (30, "speed", 1.4),
+            (80, "waving", 1.0),
+            (120, "jump", 1.0),
+            (200, "speed", 3.0),
+        ];
+        for frame in 0..300u32 {
+            for &(at, name, value) in &inputs {
+                if at != frame {
+                    continue;
+                }
+                if name == "jump" {
+                    live.fire(name);
+                    headless.player_mut().fire_by_name(name).unwrap();
+                } else {
+                    live.values.insert(name.to_string(), value);
+                    let p = headless.player_mut();
+                    match p.parameter_type(p.find_parameter(name).unwrap()).unwrap() {
+                        ParameterType::Bool => p.set_bool_by_name(name, value != 0.0).unwrap(),
+                        _ => p.set_float_by_name(name, value).unwrap(),
+                    }
+                }
+            }
+            live.step(1.0 / 60.0);
+            headless.update(1.0 / 60.0);
+            let (a, b) = (live.player().unwrap(), headless.player());
+            assert_eq!(
+                animgraph::frame::PlayerFrame::capture(a),
+                animgraph::frame::PlayerFrame::capture(b),
+                "frame {frame}"
+            );
+            assert_eq!(live.samples(), headless.buffer().samples(), "frame {frame}");
+        }
+        // It went through the air and back, and the log shows it.
+        assert!(live.events.iter().any(|l| l.contains("Move -> Air/Jump")), "{:?}", live.events);
+        assert!(live.events.iter().any(|l| l.contains("event footstep")), "{:?}", live.events);
+        let picture = live.render(&animgraph_character::View { width: 64, height: 64, ..Default::default() });
+        assert!(picture.is_some());
+    }
+
+    #[test]
+    fn paused_the_player_steps_one_frame_at_a_time_and_speed_scales_time() {
         let doc = locomotion();
         let mut live = Live::new();
-        live.set_clip_lengths([("jump".to_string(), 2.0)].into_iter().collect());
         live.sync(&doc);
-        live.fire("jump");
+        live.running = false;
+        live.step(0.5);
+        assert_eq!(live.player().unwrap().tick(), 0);
+        live.step_one_frame();
+        live.step(0.5);
+        assert_eq!(live.player().unwrap().tick(), 1);
+        live.step(0.5);
+        assert_eq!(live.player().unwrap().tick(), 1);
+        live.running = true;
+        live.speed = 0.5;
+        live.restart();
+        live.sync(&doc);
         for _ in 0..60 {
             live.step(1.0 / 60.0);
         }
-        // One second into a two-second jump: half way, still in Jump.
-        let p = live.playback(0);
-        assert_eq!(p.current.as_deref(), Some("Jump"));
-        assert!((p.normalised_time - 0.5).abs() < 0.02, "{p:?}");
+        // Half speed for one second: half a second of the one-second placeholder idle.
+        let t = live.playback(0).normalised_time;
+        assert!((t - 0.5).abs() < 0.02, "{t}");
     }
 
     #[test]

@@ -82,12 +82,7 @@ pub fn panel(ui: &mut egui::Ui, doc: &mut Document) {
 /// Controls that drive the editor's live player (not the graph: nothing here is an edit).
 pub fn live_controls(ui: &mut egui::Ui, doc: &Document, live: &mut Live) {
     ui.heading("Live");
-    ui.horizontal(|ui| {
-        ui.checkbox(&mut live.running, "Play");
-        if ui.button("Restart").clicked() {
-            live.restart();
-        }
-    });
+    crate::preview::controls(ui, live);
     if let Some(error) = &live.error {
         ui.colored_label(egui::Color32::from_rgb(230, 120, 100), format!("Cannot play: {error}"));
         return;
