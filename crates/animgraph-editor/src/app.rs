@@ -31,6 +31,8 @@ pub struct Tab {
     pub character: Option<CharacterInfo>,
     /// The preview's camera and picture.
     pub preview: crate::preview::Preview,
+    /// The open blend space editor.
+    pub blend_editor: Option<crate::blend_editor::BlendEditor>,
     /// The file's new text when it changed on disk while the document had unsaved edits.
     pub disk_change: Option<String>,
     /// Frame all on the next frames (a few, while the panels around the canvas settle).
@@ -48,6 +50,7 @@ impl Tab {
             live: Live::new(),
             character: None,
             preview: Default::default(),
+            blend_editor: None,
             disk_change: None,
             frame_next: 3,
             framed: (0, Vec::new()),
@@ -549,7 +552,8 @@ impl Editor {
         }
         self.active = self.active.min(self.tabs.len() - 1);
         let idle = !ctx.input(|i| i.pointer.any_down()) && ctx.memory(|m| m.focused().is_none());
-        let Tab { doc, view, live, character, preview, frame_next, framed, .. } = &mut self.tabs[self.active];
+        let Tab { doc, view, live, character, preview, blend_editor, frame_next, framed, .. } =
+            &mut self.tabs[self.active];
         if framed.0 != doc.layer || framed.1 != doc.nesting {
             *framed = (doc.layer, doc.nesting.clone());
             *frame_next = (*frame_next).max(1);
@@ -601,6 +605,15 @@ impl Editor {
                 }
             });
         });
+        if let Some(editor) = blend_editor {
+            let clips: Vec<String> = match character {
+                Some(c) => c.clips.iter().map(|c| c.name.clone()).collect(),
+                None => doc.graph.clip_names(),
+            };
+            if !crate::blend_editor::show(&ctx, editor, doc, live, &clips) {
+                *blend_editor = None;
+            }
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             layer_tabs(ui, doc, frame_next);
             breadcrumb(ui, doc);
@@ -614,6 +627,7 @@ impl Editor {
             let output = canvas::show(ui, doc, view, &playback);
             if let Some(i) = output.open_blend_space {
                 doc.selection = Selection::state(i);
+                *blend_editor = Some(crate::blend_editor::BlendEditor::new(doc, i));
             }
         });
     }

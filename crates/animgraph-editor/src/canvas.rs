@@ -281,7 +281,7 @@ pub fn show(
     }
     // Only what can be seen is drawn (and text only where it can be read).
     let visible = rect.expand(20.0);
-    let readable = zoom >= 0.4;
+    let readable = zoom >= 0.3;
 
     // Transitions: arrows with their condition summary; parallel ones drawn apart, by priority.
     let font = FontId::proportional(11.0 * zoom.clamp(0.7, 1.4));
@@ -330,7 +330,8 @@ pub fn show(
         }
         if !label.trim().is_empty() {
             painter.text(
-                start.lerp(end, 0.5) + canonical_normal * side * 10.0 * zoom,
+                // Beyond its own arrow, away from the pair's centre line.
+                start.lerp(end, 0.5) + canonical_normal * side * (7.0 + 4.0 * zoom),
                 Align2::CENTER_CENTER,
                 label.trim(),
                 font.clone(),

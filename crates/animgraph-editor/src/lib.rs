@@ -9,6 +9,7 @@
 //! | [`document`] | the UI-free model: a graph, its undo history, selection, save and reload |
 //! | [`app`] | the window: tabs, toolbar, panels, prompts |
 //! | [`canvas`] | states and transitions, and the gestures that edit them |
+//! | [`blend_editor`] | a blend space's points, triangulation, weights and preview point |
 //! | [`inspector`] | the selection's fields, the layer's and the graph's |
 //! | [`parameters`] | the parameter panel and the live controls |
 //! | [`live`] | the runtime player running in the editor |
@@ -20,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod blend_editor;
 pub mod canvas;
 pub mod character;
 pub mod document;
