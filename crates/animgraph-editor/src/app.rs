@@ -82,6 +82,8 @@ pub struct Editor {
     quitting: bool,
     /// Messages not tied to a tab.
     pub status: String,
+    /// The connection to a running game.
+    pub debugger: crate::debug::Debugger,
 }
 
 /// The graph opened when the editor starts without arguments.
@@ -114,6 +116,7 @@ impl Editor {
             closing_tab: None,
             quitting: false,
             status: String::new(),
+            debugger: Default::default(),
         };
         let paths = if paths.is_empty() { vec![bundled_example()] } else { paths };
         for path in paths {
@@ -551,6 +554,8 @@ impl Editor {
             return;
         }
         self.active = self.active.min(self.tabs.len() - 1);
+        self.debugger.poll();
+        let debugger = &mut self.debugger;
         let idle = !ctx.input(|i| i.pointer.any_down()) && ctx.memory(|m| m.focused().is_none());
         let Tab { doc, view, live, character, preview, blend_editor, frame_next, framed, .. } =
             &mut self.tabs[self.active];
@@ -563,14 +568,23 @@ impl Editor {
         }
         live.sync(doc);
         live.step(ctx.input(|i| i.stable_dt).min(0.1));
-        if live.running {
+        if live.running || debugger.connected() {
             ctx.request_repaint();
+        } else {
+            ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
+        let attached = debugger.shows(&doc.graph.uid);
         egui::Panel::left("parameters").default_size(300.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 crate::parameters::panel(ui, doc);
                 ui.separator();
-                crate::parameters::live_controls(ui, doc, live);
+                if attached {
+                    crate::debug::parameters(ui, debugger);
+                } else {
+                    crate::parameters::live_controls(ui, doc, live);
+                }
+                ui.separator();
+                crate::debug::panel(ui, debugger, &doc.graph.uid);
             });
         });
         egui::Panel::right("inspector").default_size(330.0).size_range(240.0..=520.0).show(ui, |ui| {
@@ -585,9 +599,13 @@ impl Editor {
             });
         });
         egui::Panel::bottom("problems").default_size(130.0).show(ui, |ui| {
-            egui::Panel::right("events")
-                .default_size(360.0)
-                .show(ui, |ui| crate::preview::event_log(ui, live));
+            egui::Panel::right("events").default_size(360.0).show(ui, |ui| {
+                if attached {
+                    crate::preview::log_lines(ui, "Live events", &debugger.events);
+                } else {
+                    crate::preview::log_lines(ui, "Events", &live.events);
+                }
+            });
             let issues = doc.problems().to_vec();
             ui.heading(format!("Problems ({})", issues.len()));
             egui::ScrollArea::vertical().show(ui, |ui| {
@@ -623,7 +641,26 @@ impl Editor {
                 }
                 *frame_next -= 1;
             }
-            let playback = live.playback(doc.layer);
+            if attached {
+                let name = debugger.attached.as_ref().map_or(String::new(), |a| a.name.clone());
+                let game = debugger.game.clone().unwrap_or_default();
+                ui.horizontal(|ui| {
+                    ui.label(
+                        egui::RichText::new(format!("LIVE: {name} in {game}, read-only"))
+                            .strong()
+                            .color(egui::Color32::from_rgb(255, 150, 60)),
+                    );
+                    if ui.button("Detach").clicked() {
+                        debugger.detach();
+                    }
+                });
+            }
+            let layer_name = doc.graph.layers.get(doc.layer).map_or(String::new(), |l| l.name.clone());
+            let playback = if attached {
+                debugger.playback(&layer_name).unwrap_or_default()
+            } else {
+                live.playback(doc.layer)
+            };
             let output = canvas::show(ui, doc, view, &playback);
             if let Some(i) = output.open_blend_space {
                 doc.selection = Selection::state(i);

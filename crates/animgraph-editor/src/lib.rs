@@ -15,6 +15,7 @@
 //! | [`live`] | the runtime player running in the editor |
 //! | [`preview`] | the chosen skeleton drawn as the live player poses it, and the event log |
 //! | [`character`] | the skeleton chosen for a graph |
+//! | [`debug`] | live debugging of a running game over the link, read-only |
 //! | [`settings`] | recent files and per-graph skeletons, outside the `.mres` |
 //! | [`files`] | native file dialogs on a background thread |
 #![forbid(unsafe_code)]
@@ -24,6 +25,7 @@ pub mod app;
 pub mod blend_editor;
 pub mod canvas;
 pub mod character;
+pub mod debug;
 pub mod document;
 pub mod files;
 pub mod inspector;

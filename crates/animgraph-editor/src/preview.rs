@@ -110,15 +110,13 @@ pub fn show(ui: &mut egui::Ui, live: &mut Live, preview: &mut Preview, character
     }
 }
 
-/// The event log: signals and clip events, newest at the bottom.
-pub fn event_log(ui: &mut egui::Ui, live: &Live) {
-    ui.horizontal(|ui| {
-        ui.heading(format!("Events ({})", live.events.len()));
-    });
+/// An event log: signals and clip events, newest at the bottom.
+pub fn log_lines(ui: &mut egui::Ui, title: &str, lines: &std::collections::VecDeque<String>) {
+    ui.heading(format!("{title} ({})", lines.len()));
     egui::ScrollArea::vertical().id_salt("event-log").stick_to_bottom(true).auto_shrink([false, false]).show(
         ui,
         |ui| {
-            for line in &live.events {
+            for line in lines {
                 ui.monospace(line);
             }
         },

@@ -280,6 +280,7 @@ fn line(message: &ServerMessage) -> String {
 pub struct LinkServer {
     shared: Arc<Shared>,
     address: SocketAddr,
+    accept: Option<std::thread::JoinHandle<()>>,
 }
 
 impl LinkServer {
@@ -305,11 +306,11 @@ impl LinkServer {
             attachments: AtomicU32::new(0),
         });
         let accept_shared = Arc::clone(&shared);
-        std::thread::Builder::new()
+        let accept = std::thread::Builder::new()
             .name("animgraph-link-accept".into())
             .spawn(move || accept_loop(listener, accept_shared))
             .map_err(|e| LinkError::Bind(address.to_string(), e))?;
-        Ok(LinkServer { shared, address })
+        Ok(LinkServer { shared, address, accept: Some(accept) })
     }
 
     /// Listens on [`default_address`].
@@ -421,6 +422,10 @@ impl Drop for LinkServer {
                 let _ = c.socket.shutdown(std::net::Shutdown::Both);
             }
             connections.clear();
+        }
+        // The port is free once this returns, so a game can listen on it again at once.
+        if let Some(accept) = self.accept.take() {
+            let _ = accept.join();
         }
     }
 }
