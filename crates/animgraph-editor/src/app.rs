@@ -590,7 +590,11 @@ impl Editor {
         egui::Panel::right("inspector").default_size(330.0).size_range(240.0..=520.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if character.is_some() {
-                    let title = if attached { "Preview (the editor's own player, not the game's)" } else { "Preview" };
+                    let title = if attached {
+                        "Preview (the editor's own player, not the game's)"
+                    } else {
+                        "Preview"
+                    };
                     egui::CollapsingHeader::new(title).id_salt("preview").default_open(true).show(ui, |ui| {
                         crate::preview::show(ui, live, preview, character.as_ref());
                     });

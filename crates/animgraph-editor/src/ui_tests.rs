@@ -442,3 +442,28 @@ fn a_chosen_skeleton_offers_its_bones_for_the_mask_and_is_remembered() {
     let (reloaded, _) = Settings::load(Some(settings_file));
     assert!(reloaded.skeleton_for(&graph).is_some());
 }
+
+#[test]
+fn a_blend_spaces_editor_opens_from_its_menu_and_the_plot_sets_the_parameter() {
+    let mut h = open(scratch_copy("blend"));
+    // (kittest's synthetic clicks do not make a double-click; the state's menu opens it too.)
+    let state = h.get_by_label("Move (1D blend space)").rect().center();
+    right_click(&mut h, state);
+    h.get_by_label("Edit blend space").click();
+    h.run_steps(4);
+    assert!(h.state().tabs[0].blend_editor.is_some(), "the menu did not open the editor");
+    h.get_by_label_contains("Blend space: Move");
+    let plot = h.get_by_label("Blend space plot").rect();
+    let before = h.state().tabs[0].live.values["speed"];
+    // Clicking right of centre moves the preview point: speed goes up.
+    let at = Pos2::new(plot.right() - 60.0, plot.center().y);
+    h.hover_at(at);
+    h.run_steps(1);
+    button(&h, at, PointerButton::Primary, true);
+    button(&h, at, PointerButton::Primary, false);
+    h.run_steps(3);
+    let after = h.state().tabs[0].live.values["speed"];
+    assert!(after > before + 0.5, "speed {before} -> {after}");
+    // Not an edit of the graph.
+    assert!(!doc(&h).dirty());
+}
