@@ -11,6 +11,9 @@ use animgraph_3d::{Skeleton3DPoseBackend, render as render3d};
 
 use crate::Character;
 
+// Both variants are large (a pose and a player); instances are long-lived and few per
+// character, so the 300-byte difference does not matter and boxing would only add a hop.
+#[allow(clippy::large_enum_variant)]
 enum Animation {
     TwoD(Animated<Skeleton2DPoseBackend>),
     ThreeD(Animated<Skeleton3DPoseBackend>),

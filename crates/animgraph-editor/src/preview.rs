@@ -7,18 +7,13 @@ use crate::character::CharacterInfo;
 use crate::live::Live;
 
 /// The preview's camera and its last picture.
+#[derive(Default)]
 pub struct Preview {
     /// How the character is drawn.
     pub view: animgraph_character::View,
     texture: Option<egui::TextureHandle>,
     /// What the texture shows: (tick, view), so a paused preview is not redrawn every frame.
     drawn: Option<(u64, animgraph_character::View)>,
-}
-
-impl Default for Preview {
-    fn default() -> Self {
-        Preview { view: animgraph_character::View::default(), texture: None, drawn: None }
-    }
 }
 
 /// Playback controls: play/pause, one frame, restart, speed.
