@@ -164,6 +164,8 @@ pub(crate) struct MixDef {
 
 /// The bound form of a graph.
 pub(crate) struct Compiled {
+    /// Each transition's model path, by id (for tools: explanations, editors).
+    pub transition_models: Vec<String>,
     pub parameters: Vec<ParamDef>,
     pub param_by_name: HashMap<String, ParamId>,
     pub layers: Vec<LayerDef>,
@@ -271,6 +273,7 @@ pub(crate) fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Res
             machines: Vec::new(),
             states: Vec::new(),
             state_by_path: Vec::new(),
+            transition_models: Vec::new(),
             ancestry: Vec::new(),
             transitions: Vec::new(),
             conditions: Vec::new(),
@@ -295,6 +298,8 @@ pub(crate) fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Res
 
 /// A transition waiting for all states to have ids.
 struct PendingTransition {
+    /// Where the transition is in the authoring model (`Layers[0].Machine.Transitions[2]`).
+    model: String,
     machine: MachineId,
     depth: u8,
     list_index: usize,
@@ -389,7 +394,7 @@ impl Binder<'_> {
             let mask = layer.mask.as_ref().and_then(|m| self.backend.resolve_mask(m));
             let weight_param = self.param(&layer.weight_parameter);
             let layer_index = index as u8;
-            let machine = self.machine(&layer.machine, layer_index, None, 0)?;
+            let machine = self.machine(&layer.machine, &format!("Layers[{index}].Machine"), layer_index, None, 0)?;
             let samples_per_state = self.layer_samples(&layer.machine);
             self.out.layers.push(LayerDef {
                 name: layer.name.clone(),
@@ -425,6 +430,7 @@ impl Binder<'_> {
     fn machine(
         &mut self,
         machine: &GraphMachine,
+        model: &str,
         layer: u8,
         parent: Option<StateId>,
         depth: u8,
@@ -444,7 +450,7 @@ impl Binder<'_> {
         // States first, so that transitions can name them.
         let mut ids = HashMap::new();
         let mut sub_machines = Vec::new();
-        for state in &machine.states {
+        for (state_index, state) in machine.states.iter().enumerate() {
             if self.out.states.len() >= u16::MAX as usize {
                 return Err(too_large("states"));
             }
@@ -506,7 +512,7 @@ impl Binder<'_> {
                     })
                 }
                 StateKind::SubMachine(inner) => {
-                    sub_machines.push((id, inner));
+                    sub_machines.push((id, inner, state_index));
                     None
                 }
             };
@@ -549,6 +555,7 @@ impl Binder<'_> {
             }
             let index = self.pending.len();
             self.pending.push(PendingTransition {
+                model: format!("{model}.Transitions[{list_index}]"),
                 machine: machine_id,
                 depth,
                 list_index,
@@ -567,11 +574,12 @@ impl Binder<'_> {
             }
         }
 
-        for (id, inner) in sub_machines {
+        for (id, inner, state_index) in sub_machines {
             if depth as usize >= super::MAX_MACHINE_DEPTH {
                 return Err(BindError::TooLarge("sub-machines nest too deep".into()));
             }
-            let inner_id = self.machine(inner, layer, Some(id), depth + 1)?;
+            let inner_model = format!("{model}.States[{state_index}].Machine");
+            let inner_id = self.machine(inner, &inner_model, layer, Some(id), depth + 1)?;
             let entry = self.out.machines[inner_id.index()].entry;
             self.out.states[id.index()].entry_leaf = self.out.states[entry.index()].entry_leaf;
         }
@@ -608,6 +616,7 @@ impl Binder<'_> {
                     _ => -1.0,
                 }
             };
+            self.out.transition_models.push(p.model.clone());
             self.out.transitions.push(TransitionDef {
                 from: p.from,
                 to: p.to,

@@ -4,6 +4,7 @@ mod bind;
 pub mod blend_space;
 mod condition;
 mod event;
+pub mod explain;
 #[allow(clippy::module_inception)]
 mod graph;
 mod ids;

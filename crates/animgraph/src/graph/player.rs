@@ -46,6 +46,7 @@ use std::collections::HashMap;
 
 use super::bind::{self, BindError, BlendInput, Compiled, Motion, Target, Value};
 use super::blend_space::{MAX_WEIGHTS_1D, MAX_WEIGHTS_2D, Triangulation2D, weights_1d};
+use super::explain::{CandidateCheck, CandidateSide, Checked, ConditionCheck, Explanation, Outcome, TriggerUse};
 use super::{
     AnimationGraph, EventList, GraphEvent, ParamId, ParameterType, StateId, TransitionId, TransitionInterrupt,
 };
@@ -215,6 +216,8 @@ pub struct AnimationGraphPlayer {
     started: bool,
     /// Triggers fired since the last network capture.
     fired: Vec<bool>,
+    /// Explain mode's storage (`None`: off).
+    explain: Option<Box<Explanation>>,
 }
 
 impl std::fmt::Debug for AnimationGraphPlayer {
@@ -258,6 +261,7 @@ impl AnimationGraphPlayer {
             tick: 0,
             started: false,
             fired: vec![false; compiled.parameters.len()],
+            explain: None,
             graph: std::sync::Arc::new(compiled),
         };
         player.layers = (0..player.graph.layers.len()).map(|l| player.entry_layer(l)).collect();
@@ -277,6 +281,7 @@ impl AnimationGraphPlayer {
             tick: 0,
             started: false,
             fired: vec![false; self.graph.parameters.len()],
+            explain: None,
             graph: std::sync::Arc::clone(&self.graph),
         };
         player.layers = (0..player.graph.layers.len()).map(|l| player.entry_layer(l)).collect();
@@ -331,6 +336,10 @@ impl AnimationGraphPlayer {
         self.graph = std::sync::Arc::new(compiled);
         self.values = values;
         self.events = EventList::with_capacity(self.graph.event_capacity());
+        if self.explain.is_some() {
+            self.set_explain(false);
+            self.set_explain(true);
+        }
         self.layers = (0..self.graph.layers.len()).map(|l| self.entry_layer(l)).collect();
         for (l, run) in self.layers.iter_mut().enumerate() {
             let name = &self.graph.layers[l].name;
@@ -991,6 +1000,73 @@ impl AnimationGraphPlayer {
         instance
     }
 
+    // ---- explain mode -----------------------------------------------------------------------
+
+    /// Turns explain mode on or off (see [`super::explain`]). Turning it on sizes its storage
+    /// once, from the graph; `advance` then records without allocating. Off, it costs nothing.
+    pub fn set_explain(&mut self, on: bool) {
+        if !on {
+            self.explain = None;
+            return;
+        }
+        if self.explain.is_some() {
+            return;
+        }
+        // Per layer at most every candidate of the two playing sides, scanned again after each
+        // `<exit>` that fires (at most once per depth).
+        let graph = &self.graph;
+        let depth = (0..graph.states.len()).map(|s| graph.ancestry(StateId(s as u16)).len()).max().unwrap_or(1);
+        let (mut candidates, mut conditions) = (0usize, 0usize);
+        for s in 0..graph.states.len() {
+            let list = graph.candidates(StateId(s as u16));
+            candidates = candidates.max(list.len());
+            let c: usize = list.iter().map(|c| graph.conditions(&graph.transitions[c.transition.index()]).len()).sum();
+            conditions = conditions.max(c);
+        }
+        let scans = 2 * (depth + 1) * graph.layers.len().max(1);
+        self.explain = Some(Box::new(Explanation::with_capacity(
+            graph.layers.len(),
+            candidates * scans,
+            conditions * scans,
+            graph.parameters.len(),
+        )));
+    }
+
+    /// What explain mode recorded for the last `advance` (`None` while off).
+    pub fn explanation(&self) -> Option<&Explanation> {
+        self.explain.as_deref()
+    }
+
+    /// A transition's place in the authoring model (`Layers[0].Machine.Transitions[2]`), for
+    /// tools that show it.
+    pub fn transition_model_path(&self, transition: TransitionId) -> &str {
+        self.graph.transition_models.get(transition.index()).map_or("", String::as_str)
+    }
+
+    /// A transition as `From -> To` with state paths (`*` for any state, `<exit>`).
+    pub fn transition_label(&self, transition: TransitionId) -> String {
+        let Some(def) = self.graph.transitions.get(transition.index()) else { return String::new() };
+        let from = def.from.map_or("*", |s| self.graph.states[s.index()].path.as_str());
+        match def.to {
+            Target::State(s) => format!("{from} -> {}", self.graph.states[s.index()].path),
+            Target::Exit => format!("{from} -> <exit>"),
+        }
+    }
+
+    /// A transition's conditions as `(parameter, operator, value)`, in order.
+    pub fn transition_conditions(
+        &self,
+        transition: TransitionId,
+    ) -> impl Iterator<Item = (Option<ParamId>, super::ConditionOp, f32)> + '_ {
+        let defs = self.graph.transitions.get(transition.index()).map_or(&[][..], |d| self.graph.conditions(d));
+        defs.iter().map(|c| (c.param, c.op, c.value))
+    }
+
+    /// A transition's `ExitTime` (-1: none).
+    pub fn transition_exit_time(&self, transition: TransitionId) -> f32 {
+        self.graph.transitions.get(transition.index()).map_or(-1.0, |d| d.exit_time)
+    }
+
     // ---- advance ----------------------------------------------------------------------------
 
     /// Runs one frame: chooses transitions, advances clocks by `delta` seconds and writes this
@@ -1003,6 +1079,9 @@ impl AnimationGraphPlayer {
         let delta = if delta.is_finite() && delta > 0.0 { delta } else { 0.0 };
         self.events.clear();
         out.clear();
+        if let Some(ex) = self.explain.as_deref_mut() {
+            ex.begin(self.layers.len());
+        }
         for layer in 0..self.layers.len() {
             if !self.started {
                 let leaf = self.layers[layer].sources[0].state;
@@ -1021,10 +1100,13 @@ impl AnimationGraphPlayer {
         for layer in 0..self.layers.len() {
             self.emit(layer, out);
         }
-        for (value, def) in self.values.iter_mut().zip(&self.graph.parameters) {
+        for (i, (value, def)) in self.values.iter_mut().zip(&self.graph.parameters).enumerate() {
             if let Value::Trigger(set) = value {
                 if *set && !def.latch {
                     *set = false;
+                    if let Some(ex) = self.explain.as_deref_mut() {
+                        ex.push_cleared(ParamId(i as u16));
+                    }
                 }
             }
         }
@@ -1077,6 +1159,21 @@ impl AnimationGraphPlayer {
 
     /// Step 1b: travel, or the first transition whose rules hold.
     fn choose(&mut self, layer: usize) {
+        // The explanation is taken out for the choice (no allocation: a box moves) so the checks
+        // can read `self` while recording into it.
+        let mut ex = self.explain.take();
+        let start = ex.as_ref().map_or(0, |e| e.candidate_mark());
+        self.choose_with(layer, ex.as_deref_mut());
+        if let Some(e) = ex.as_deref_mut() {
+            let end = e.candidate_mark();
+            if let Some(l) = e.layer_mut(layer) {
+                l.candidates = start..end;
+            }
+        }
+        self.explain = ex;
+    }
+
+    fn choose_with(&mut self, layer: usize, mut ex: Option<&mut Explanation>) {
         if let Some(state) = self.layers[layer].pending_travel.take() {
             let run = &self.layers[layer];
             let leaf = self.graph.states[state.index()].entry_leaf;
@@ -1089,25 +1186,37 @@ impl AnimationGraphPlayer {
                 self.graph.states[state.index()].mix_key,
             );
             self.start(layer, None, Side::Source, leaf, duration, 0.0, TransitionInterrupt::Both);
+            if let Some(l) = ex.as_deref_mut().and_then(|e| e.layer_mut(layer)) {
+                (l.checked, l.travel, l.started) = (Checked::Travel, Some(state), Some(None));
+            }
             return;
         }
-        let (source, target) = match self.layers[layer].running {
-            None => (true, false),
+        let (source, target, checked) = match self.layers[layer].running {
+            None => (true, false, Checked::Current),
             Some(r) => match r.interrupt {
-                TransitionInterrupt::None => return,
-                TransitionInterrupt::Source => (true, false),
-                TransitionInterrupt::Target => (false, true),
-                TransitionInterrupt::Both => (true, true),
+                TransitionInterrupt::None => (false, false, Checked::NothingInterruptNone),
+                TransitionInterrupt::Source => (true, false, Checked::Source),
+                TransitionInterrupt::Target => (false, true, Checked::Target),
+                TransitionInterrupt::Both => (true, true, Checked::Both),
             },
         };
+        if let Some(l) = ex.as_deref_mut().and_then(|e| e.layer_mut(layer)) {
+            l.checked = checked;
+        }
+        if !source && !target {
+            return;
+        }
         // Each `<exit>` that fires marks a sub-machine exited and restarts the search; it can
         // fire at most once per depth, so this ends.
         for _ in 0..=super::MAX_MACHINE_DEPTH + 1 {
-            let Some((transition, side, level)) = self.find_candidate(layer, source, target) else { return };
+            let Some((transition, side, level)) = self.find_candidate(layer, source, target, ex.as_deref_mut())
+            else {
+                return;
+            };
             let def = &self.graph.transitions[transition.index()];
             let to = def.to;
             let (duration, offset, interrupt) = (def.duration, def.offset, def.interrupt);
-            self.consume_triggers(transition);
+            self.consume_triggers(layer, transition, ex.as_deref_mut());
             match to {
                 Target::Exit => {
                     let bit = 1u32 << (level - 1);
@@ -1130,6 +1239,9 @@ impl AnimationGraphPlayer {
                     };
                     let leaf = self.graph.states[state.index()].entry_leaf;
                     self.start(layer, Some(transition), side, leaf, duration, offset, interrupt);
+                    if let Some(l) = ex.as_deref_mut().and_then(|e| e.layer_mut(layer)) {
+                        l.started = Some(Some(transition));
+                    }
                     return;
                 }
             }
@@ -1143,8 +1255,16 @@ impl AnimationGraphPlayer {
         }
     }
 
-    /// The first passing candidate, merging the checked sides by rank.
-    fn find_candidate(&self, layer: usize, source: bool, target: bool) -> Option<(TransitionId, Side, u8)> {
+    /// The first passing candidate, merging the checked sides by rank. When explaining, every
+    /// candidate is checked and recorded (those after the first that passes as `Shadowed` when
+    /// they would have fired too).
+    fn find_candidate(
+        &self,
+        layer: usize,
+        source: bool,
+        target: bool,
+        mut ex: Option<&mut Explanation>,
+    ) -> Option<(TransitionId, Side, u8)> {
         let run = &self.layers[layer];
         let empty: &[bind::Candidate] = &[];
         let source_list = if source { self.graph.candidates(run.sources[run.current].state) } else { empty };
@@ -1153,6 +1273,7 @@ impl AnimationGraphPlayer {
             _ => empty,
         };
         let (mut i, mut j) = (0, 0);
+        let mut found = None;
         while i < source_list.len() || j < target_list.len() {
             let rank = |c: &bind::Candidate| self.graph.transitions[c.transition.index()].rank;
             let take_source = match (source_list.get(i), target_list.get(j)) {
@@ -1172,65 +1293,120 @@ impl AnimationGraphPlayer {
                 j += 1;
                 (target_list[j - 1], Side::Target)
             };
-            if self.passes(run, &candidate, side) {
-                return Some((candidate.transition, side, candidate.level));
+            match ex.as_deref_mut() {
+                None => {
+                    if self.check(run, &candidate, side, None) == Outcome::Started {
+                        return Some((candidate.transition, side, candidate.level));
+                    }
+                }
+                Some(e) => {
+                    let outcome = self.check(run, &candidate, side, Some(e));
+                    if outcome == Outcome::Started {
+                        if found.is_none() {
+                            found = Some((candidate.transition, side, candidate.level));
+                            let fired = match self.graph.transitions[candidate.transition.index()].to {
+                                Target::Exit => Outcome::FiredExit,
+                                Target::State(_) => Outcome::Started,
+                            };
+                            e.set_outcome(e.candidate_mark() as usize - 1, fired);
+                        } else {
+                            e.set_outcome(e.candidate_mark() as usize - 1, Outcome::Shadowed);
+                        }
+                    }
+                }
             }
         }
-        None
+        found
     }
 
-    fn passes(&self, run: &LayerRun, candidate: &bind::Candidate, side: Side) -> bool {
+    /// Whether a candidate may fire now (`Started`), or why not. With an explanation, records
+    /// the candidate with every condition's value (all are evaluated; without one, the first
+    /// failing rule answers).
+    fn check(&self, run: &LayerRun, candidate: &bind::Candidate, side: Side, ex: Option<&mut Explanation>) -> Outcome {
+        let def = &self.graph.transitions[candidate.transition.index()];
         let exited = match side {
             Side::Source => run.current_exited,
             Side::Target => run.target_exited,
         };
+        let mut outcome = Outcome::Started;
         // Inside an exited sub-machine nothing is decided any more.
         if exited & ((1u32 << candidate.level) - 1) != 0 {
-            return false;
-        }
-        if let Some(depth) = candidate.requires_exit {
-            if exited & (1 << depth) == 0 {
-                return false;
-            }
-        }
-        let def = &self.graph.transitions[candidate.transition.index()];
-        if let Target::State(to) = def.to {
+            outcome = Outcome::InsideExitedSubMachine;
+        } else if candidate.requires_exit.is_some_and(|depth| exited & (1 << depth) == 0) {
+            outcome = Outcome::WaitsForSubMachineExit;
+        } else if let Target::State(to) = def.to {
             let current = run.sources[run.current].state;
             if def.from.is_none() && self.graph.on_path(current, to) {
-                return false; // `*` never into the active state
-            }
-            if run.target.is_some_and(|t| self.graph.on_path(t.state, to)) {
-                return false; // never into the running mix's target
+                outcome = Outcome::AnyIntoActiveState; // `*` never into the active state
+            } else if run.target.is_some_and(|t| self.graph.on_path(t.state, to)) {
+                outcome = Outcome::IntoRunningTarget; // never into the running mix's target
             }
         }
-        if def.exit_time >= 0.0 && self.normalised(self.side_instance(run, side)) < def.exit_time {
-            return false;
-        }
-        self.graph.conditions(def).iter().all(|c| {
-            use super::ConditionOp as Op;
-            let Some(param) = c.param else { return c.op == Op::True };
-            let value = self.values[param.index()];
-            let v = c.value as f64;
-            match (c.op, value) {
-                (Op::True, Value::Bool(b)) => b,
-                (Op::False, Value::Bool(b)) => !b,
-                (Op::Triggered, Value::Trigger(t)) => t,
-                (Op::Greater, Value::Int(i)) => i as f64 > v,
-                (Op::Less, Value::Int(i)) => (i as f64) < v,
-                (Op::Equal, Value::Int(i)) => i as f64 == v,
-                (Op::NotEqual, Value::Int(i)) => i as f64 != v,
-                (Op::Greater, Value::Float(f)) => f as f64 > v,
-                (Op::Less, Value::Float(f)) => (f as f64) < v,
-                _ => false,
+        let Some(ex) = ex else {
+            if outcome != Outcome::Started {
+                return outcome;
             }
-        })
+            if def.exit_time >= 0.0 && self.normalised(self.side_instance(run, side)) < def.exit_time {
+                return Outcome::ExitTimeNotReached;
+            }
+            let holds = self.graph.conditions(def).iter().all(|c| self.condition_holds(c).1);
+            return if holds { Outcome::Started } else { Outcome::ConditionsFailed };
+        };
+        let mut exit_time = None;
+        if def.exit_time >= 0.0 {
+            let had = self.normalised(self.side_instance(run, side));
+            exit_time = Some((def.exit_time, had));
+            if had < def.exit_time && outcome == Outcome::Started {
+                outcome = Outcome::ExitTimeNotReached;
+            }
+        }
+        let first = ex.condition_mark();
+        let mut holds = true;
+        for (index, c) in self.graph.conditions(def).iter().enumerate() {
+            let (actual, passed) = self.condition_holds(c);
+            holds &= passed;
+            ex.push_condition(ConditionCheck { index: index as u16, actual, passed });
+        }
+        if !holds && outcome == Outcome::Started {
+            outcome = Outcome::ConditionsFailed;
+        }
+        let side = match side {
+            Side::Source => CandidateSide::Source,
+            Side::Target => CandidateSide::Target,
+        };
+        let conditions = first..ex.condition_mark();
+        ex.push_candidate(CandidateCheck { transition: candidate.transition, side, outcome, exit_time, conditions });
+        outcome
     }
 
-    fn consume_triggers(&mut self, transition: TransitionId) {
+    /// A condition's parameter value (as a number) and whether the condition holds.
+    fn condition_holds(&self, c: &bind::ConditionDef) -> (f32, bool) {
+        use super::ConditionOp as Op;
+        let Some(param) = c.param else { return (0.0, c.op == Op::True) };
+        let value = self.values[param.index()];
+        let v = c.value as f64;
+        match (c.op, value) {
+            (Op::True, Value::Bool(b)) => (b as u8 as f32, b),
+            (Op::False, Value::Bool(b)) => (b as u8 as f32, !b),
+            (Op::Triggered, Value::Trigger(t)) => (t as u8 as f32, t),
+            (Op::Greater, Value::Int(i)) => (i as f32, i as f64 > v),
+            (Op::Less, Value::Int(i)) => (i as f32, (i as f64) < v),
+            (Op::Equal, Value::Int(i)) => (i as f32, i as f64 == v),
+            (Op::NotEqual, Value::Int(i)) => (i as f32, i as f64 != v),
+            (Op::Greater, Value::Float(f)) => (f, f as f64 > v),
+            (Op::Less, Value::Float(f)) => (f, (f as f64) < v),
+            (_, value) => (value.numeric(), false),
+        }
+    }
+
+    fn consume_triggers(&mut self, layer: usize, transition: TransitionId, mut ex: Option<&mut Explanation>) {
         let def = &self.graph.transitions[transition.index()];
         for c in self.graph.conditions(def) {
             if let (super::ConditionOp::Triggered, Some(p)) = (c.op, c.param) {
                 self.values[p.index()] = Value::Trigger(false);
+                if let Some(e) = ex.as_deref_mut() {
+                    e.push_consumed(TriggerUse { trigger: p, layer: layer as u8, transition });
+                }
             }
         }
     }
