@@ -247,6 +247,10 @@ impl Game {
         let frame = self.frame;
         for actor in &mut self.actors {
             actor.drive(frame);
+            // Explain mode only while an editor watches (it then shows why transitions fired).
+            let watched =
+                matches!((&self.link, actor.link_id), (Some(link), Some(id)) if link.is_attached(id));
+            actor.instance.player_mut().set_explain(watched);
             actor.instance.update(DT);
             if let (Some(link), Some(id)) = (&self.link, actor.link_id) {
                 link.publish(id, actor.instance.player());

@@ -124,6 +124,10 @@ fn an_attached_client_sees_a_running_characters_states_change() {
         transitions += frame.events.iter().filter(|e| e.kind == "TransitionStarted").count();
     }
     assert!(states.len() >= 2 && transitions > 0, "saw {states:?}, {transitions} transitions");
+    // An attached character is explained: each frame says what its layers checked.
+    let frame = next_frame(&client).unwrap();
+    let explain = frame.explain.expect("attached characters stream their explanation");
+    assert_eq!(explain.layers.len(), 3);
     assert!(states.contains("Move"), "{states:?}");
 
     // The Robot streams its own two layers.

@@ -32,6 +32,12 @@ pub struct Args {
     /// scale_x, scale_y, shear_x, shear_y], for 3D [tx, ty, tz, qx, qy, qz, qw, sx, sy, sz].
     #[arg(long, requires = "skeleton")]
     poses: bool,
+    /// Add each frame's `explain` object: per layer what was checked, every candidate transition
+    /// in evaluation order with its outcome (started, shadowed, conditions failed, exit time not
+    /// reached, ...), its exit-time gate and each condition's value; triggers consumed and
+    /// cleared unused.
+    #[arg(long)]
+    explain: bool,
 }
 
 /// Prints one JSON object per frame (JSON Lines) after that frame's advance.
@@ -120,6 +126,7 @@ fn print_frames<B: PoseBackend + BackendNames>(
     for warning in simulation.player.warnings() {
         eprintln!("{}: warning: {warning}", args.graph.display());
     }
+    simulation.player.set_explain(args.explain);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     while !simulation.done() {
@@ -129,9 +136,14 @@ fn print_frames<B: PoseBackend + BackendNames>(
             return ExitCode::FAILURE;
         }
         let record = simulation.record();
-        let line = if args.poses {
+        let line = if args.poses || args.explain {
             let mut value = serde_json::to_value(&record).expect("records serialise");
-            value["pose"] = pose(&simulation);
+            if args.poses {
+                value["pose"] = pose(&simulation);
+            }
+            if let Some(explain) = animgraph::frame::ExplainRecord::capture(&simulation.player) {
+                value["explain"] = serde_json::to_value(explain).expect("records serialise");
+            }
             value.to_string()
         } else {
             serde_json::to_string(&record).expect("records serialise")

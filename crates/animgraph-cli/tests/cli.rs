@@ -310,3 +310,46 @@ fn two_processes_replicate_gbot_over_udp() {
             && received.iter().any(|l| l.contains("Base=Air/"))
     );
 }
+
+#[test]
+fn simulate_explain_says_which_transition_used_the_trigger() {
+    let (code, out) = animgraph(&[
+        "simulate",
+        "assets/graphs/locomotion.mres",
+        "--script",
+        "assets/scripts/locomotion.json",
+        "--explain",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let frames: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(frames.iter().all(|f| f["explain"]["layers"].is_array()));
+    let jump = frames
+        .iter()
+        .find(|f| f["explain"]["consumed"].as_array().is_some_and(|c| !c.is_empty()))
+        .expect("the script fires jump");
+    assert_eq!(jump["explain"]["consumed"][0]["trigger"], "jump");
+    assert_eq!(jump["explain"]["layers"][0]["started"], "* -> Jump");
+    // While jumping, Jump -> Move waits for its exit time and says how far Jump got.
+    let waiting = frames.iter().find(|f| {
+        f["explain"]["layers"][0]["candidates"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c["outcome"] == "exit time not reached"))
+    });
+    let waiting = waiting.expect("Jump -> Move waits for ExitTime 0.9");
+    let candidate = waiting["explain"]["layers"][0]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["outcome"] == "exit time not reached")
+        .unwrap();
+    assert_eq!(candidate["transition"], "Jump -> Move");
+    assert!(candidate["exit_time"][1].as_f64().unwrap() < 0.9);
+    // Without the flag there is no explain field.
+    let (_, plain) = animgraph(&[
+        "simulate",
+        "assets/graphs/locomotion.mres",
+        "--script",
+        "assets/scripts/locomotion.json",
+    ]);
+    assert!(!plain.lines().next().unwrap().contains("\"explain\""));
+}

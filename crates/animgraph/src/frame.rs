@@ -119,6 +119,9 @@ pub struct PlayerFrame {
     pub parameters: Vec<ParameterRecord>,
     /// The last advance's signals.
     pub events: Vec<EventRecord>,
+    /// Why transitions did or did not fire (explain mode on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explain: Option<ExplainRecord>,
 }
 
 impl PlayerFrame {
@@ -146,11 +149,177 @@ impl PlayerFrame {
             layers: (0..player.layer_count()).map(|l| LayerRecord::of(player, l)).collect(),
             parameters,
             events: player.events().iter().map(|e| EventRecord::of(player, e)).collect(),
+            explain: ExplainRecord::capture(player),
         }
     }
 
     /// The value of a parameter by name.
     pub fn parameter(&self, name: &str) -> Option<f32> {
         self.parameters.iter().find(|p| p.name == name).map(|p| p.value)
+    }
+}
+
+/// One condition's check, named.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConditionExplainRecord {
+    /// The parameter (empty for a parameterless True/False).
+    pub parameter: String,
+    /// The operator (`Greater`, `Triggered`, ...).
+    pub op: String,
+    /// The condition's value.
+    pub value: f32,
+    /// The parameter's value when checked (bools and triggers 0 or 1).
+    pub actual: f32,
+    /// Whether it held.
+    pub passed: bool,
+}
+
+/// A candidate transition's check, named.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateExplainRecord {
+    /// `From -> To`.
+    pub transition: String,
+    /// Its place in the graph (`Layers[0].Machine.Transitions[2]`).
+    pub path: String,
+    /// `source` or `target` (the side of a running mix it was checked for).
+    pub side: String,
+    /// See [`crate::graph::explain::Outcome`]: `started`, `conditions failed`, ...
+    pub outcome: String,
+    /// For a shadowed candidate, the transition that started instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadowed_by: Option<String>,
+    /// `[ExitTime, the side's normalised time]` when it has an exit time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_time: Option<[f32; 2]>,
+    /// Each condition, in order.
+    pub conditions: Vec<ConditionExplainRecord>,
+}
+
+/// A layer's choice, named.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayerExplainRecord {
+    /// What was checked (the interruption decision).
+    pub checked: String,
+    /// The travel's state, when one was applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub travel: Option<String>,
+    /// The transition that started (`travel` for a travel's mix).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<String>,
+    /// Every candidate in evaluation order.
+    pub candidates: Vec<CandidateExplainRecord>,
+}
+
+/// A trigger a transition used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TriggerUseRecord {
+    /// The trigger.
+    pub trigger: String,
+    /// The transition's layer.
+    pub layer: u8,
+    /// The transition that consumed it (`From -> To`).
+    pub transition: String,
+}
+
+/// Explain mode's record of one frame, named (see [`crate::graph::explain`]).
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct ExplainRecord {
+    /// Per layer.
+    pub layers: Vec<LayerExplainRecord>,
+    /// Triggers consumed, by which transition.
+    pub consumed: Vec<TriggerUseRecord>,
+    /// Triggers that were set but used by nothing, cleared at the end of the frame.
+    pub cleared: Vec<String>,
+    /// Records that did not fit explain mode's storage (0 unless the graph is unusual).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl ExplainRecord {
+    /// The player's last explanation, named (`None` while explain mode is off).
+    pub fn capture(player: &AnimationGraphPlayer) -> Option<ExplainRecord> {
+        use crate::graph::explain::{CandidateSide, Outcome};
+        let e = player.explanation()?;
+        let name = |p: ParamId| player.parameter_name(p).unwrap_or("").to_string();
+        let layers = e
+            .layers()
+            .iter()
+            .map(|layer| {
+                let started = layer
+                    .started
+                    .map(|t| t.map_or_else(|| "travel".to_string(), |t| player.transition_label(t)));
+                let winner = e
+                    .candidates(layer)
+                    .iter()
+                    .find(|c| c.outcome.fired())
+                    .map(|c| player.transition_label(c.transition));
+                let candidates = e
+                    .candidates(layer)
+                    .iter()
+                    .map(|c| {
+                        let defs: Vec<_> = player.transition_conditions(c.transition).collect();
+                        let conditions = e
+                            .conditions(c)
+                            .iter()
+                            .map(|k| {
+                                let (param, op, value) = defs.get(k.index as usize).copied().unwrap_or((
+                                    None,
+                                    Default::default(),
+                                    0.0,
+                                ));
+                                ConditionExplainRecord {
+                                    parameter: param.map(name).unwrap_or_default(),
+                                    op: op.as_str().to_string(),
+                                    value,
+                                    actual: k.actual,
+                                    passed: k.passed,
+                                }
+                            })
+                            .collect();
+                        CandidateExplainRecord {
+                            transition: player.transition_label(c.transition),
+                            path: player.transition_model_path(c.transition).to_string(),
+                            side: match c.side {
+                                CandidateSide::Source => "source".into(),
+                                CandidateSide::Target => "target".into(),
+                            },
+                            outcome: c.outcome.as_str().to_string(),
+                            shadowed_by: (c.outcome == Outcome::Shadowed).then(|| winner.clone()).flatten(),
+                            exit_time: c.exit_time.map(|(needed, had)| [needed, had]),
+                            conditions,
+                        }
+                    })
+                    .collect();
+                LayerExplainRecord {
+                    checked: layer.checked.as_str().to_string(),
+                    travel: layer.travel.map(|s| player.state_path(s).to_string()),
+                    started,
+                    candidates,
+                }
+            })
+            .collect();
+        Some(ExplainRecord {
+            layers,
+            consumed: e
+                .consumed()
+                .iter()
+                .map(|u| TriggerUseRecord {
+                    trigger: name(u.trigger),
+                    layer: u.layer,
+                    transition: player.transition_label(u.transition),
+                })
+                .collect(),
+            cleared: e.cleared().iter().map(|&p| name(p)).collect(),
+            dropped: e.dropped(),
+        })
+    }
+
+    /// The record of the candidate at a transition's model path on a layer, if it was checked.
+    pub fn candidate(&self, layer: usize, path: &str) -> Option<&CandidateExplainRecord> {
+        self.layers.get(layer)?.candidates.iter().rev().find(|c| c.path == path)
     }
 }

@@ -242,3 +242,35 @@ fn clones_keep_their_capacity_and_do_not_allocate_when_used() {
     }
     assert_eq!(allocations() - before, 0);
 }
+
+#[test]
+fn explain_mode_records_without_allocating() {
+    let showcase = graph("../../assets/graphs/showcase.mres");
+    let names: Vec<String> = showcase.clip_names();
+    let clips: Vec<(&str, f32, bool)> = names.iter().map(|n| (n.as_str(), 0.9, n != "die")).collect();
+    let mut b = backend(&clips);
+    let mut player = AnimationGraphPlayer::new(&showcase, &mut b).unwrap();
+    player.set_explain(true); // sizes the storage: allowed to allocate
+    let mut buffer = player.new_buffer();
+    let before = allocations();
+    let mut checks = 0usize;
+    for frame in 0..10_000u32 {
+        player.set_float_by_name("speed", ((frame as f32) * 0.01).sin() * 3.0 + 1.5).unwrap();
+        player.set_float_by_name("direction_x", ((frame as f32) * 0.007).cos()).unwrap();
+        player.set_int_by_name("weapon", ((frame / 300) % 3) as i32).unwrap();
+        player.set_bool_by_name("grounded", frame % 240 < 200).unwrap();
+        if frame % 131 == 0 {
+            player.fire_by_name("jump").unwrap();
+        }
+        if frame % 457 == 0 {
+            player.fire_by_name("hurt").unwrap();
+        }
+        player.advance(1.0 / 60.0, &mut buffer);
+        let e = player.explanation().unwrap();
+        checks += e.layers().iter().map(|l| e.candidates(l).len()).sum::<usize>();
+        assert_eq!(e.dropped(), 0);
+    }
+    let after = allocations();
+    assert!(checks > 10_000, "only {checks} candidate checks");
+    assert_eq!(after - before, 0, "explain mode allocated {} times", after - before);
+}

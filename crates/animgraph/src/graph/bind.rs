@@ -394,7 +394,8 @@ impl Binder<'_> {
             let mask = layer.mask.as_ref().and_then(|m| self.backend.resolve_mask(m));
             let weight_param = self.param(&layer.weight_parameter);
             let layer_index = index as u8;
-            let machine = self.machine(&layer.machine, &format!("Layers[{index}].Machine"), layer_index, None, 0)?;
+            let machine =
+                self.machine(&layer.machine, &format!("Layers[{index}].Machine"), layer_index, None, 0)?;
             let samples_per_state = self.layer_samples(&layer.machine);
             self.out.layers.push(LayerDef {
                 name: layer.name.clone(),

@@ -173,7 +173,12 @@ pub struct Explanation {
 impl Explanation {
     /// Storage for `layers` layers, `candidates` candidate checks, `conditions` condition
     /// checks and `parameters` triggers per frame.
-    pub(crate) fn with_capacity(layers: usize, candidates: usize, conditions: usize, parameters: usize) -> Self {
+    pub(crate) fn with_capacity(
+        layers: usize,
+        candidates: usize,
+        conditions: usize,
+        parameters: usize,
+    ) -> Self {
         Explanation {
             layers: Vec::with_capacity(layers),
             candidates: Vec::with_capacity(candidates),
@@ -262,7 +267,8 @@ impl Explanation {
 
     /// A candidate's condition checks, in the transition's order.
     pub fn conditions(&self, candidate: &CandidateCheck) -> &[ConditionCheck] {
-        let r = candidate.conditions.start as usize..(candidate.conditions.end as usize).min(self.conditions.len());
+        let r = candidate.conditions.start as usize
+            ..(candidate.conditions.end as usize).min(self.conditions.len());
         self.conditions.get(r).unwrap_or(&[])
     }
 

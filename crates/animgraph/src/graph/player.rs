@@ -46,7 +46,9 @@ use std::collections::HashMap;
 
 use super::bind::{self, BindError, BlendInput, Compiled, Motion, Target, Value};
 use super::blend_space::{MAX_WEIGHTS_1D, MAX_WEIGHTS_2D, Triangulation2D, weights_1d};
-use super::explain::{CandidateCheck, CandidateSide, Checked, ConditionCheck, Explanation, Outcome, TriggerUse};
+use super::explain::{
+    CandidateCheck, CandidateSide, Checked, ConditionCheck, Explanation, Outcome, TriggerUse,
+};
 use super::{
     AnimationGraph, EventList, GraphEvent, ParamId, ParameterType, StateId, TransitionId, TransitionInterrupt,
 };
@@ -1015,12 +1017,14 @@ impl AnimationGraphPlayer {
         // Per layer at most every candidate of the two playing sides, scanned again after each
         // `<exit>` that fires (at most once per depth).
         let graph = &self.graph;
-        let depth = (0..graph.states.len()).map(|s| graph.ancestry(StateId(s as u16)).len()).max().unwrap_or(1);
+        let depth =
+            (0..graph.states.len()).map(|s| graph.ancestry(StateId(s as u16)).len()).max().unwrap_or(1);
         let (mut candidates, mut conditions) = (0usize, 0usize);
         for s in 0..graph.states.len() {
             let list = graph.candidates(StateId(s as u16));
             candidates = candidates.max(list.len());
-            let c: usize = list.iter().map(|c| graph.conditions(&graph.transitions[c.transition.index()]).len()).sum();
+            let c: usize =
+                list.iter().map(|c| graph.conditions(&graph.transitions[c.transition.index()]).len()).sum();
             conditions = conditions.max(c);
         }
         let scans = 2 * (depth + 1) * graph.layers.len().max(1);
@@ -1058,7 +1062,8 @@ impl AnimationGraphPlayer {
         &self,
         transition: TransitionId,
     ) -> impl Iterator<Item = (Option<ParamId>, super::ConditionOp, f32)> + '_ {
-        let defs = self.graph.transitions.get(transition.index()).map_or(&[][..], |d| self.graph.conditions(d));
+        let defs =
+            self.graph.transitions.get(transition.index()).map_or(&[][..], |d| self.graph.conditions(d));
         defs.iter().map(|c| (c.param, c.op, c.value))
     }
 
@@ -1209,7 +1214,8 @@ impl AnimationGraphPlayer {
         // Each `<exit>` that fires marks a sub-machine exited and restarts the search; it can
         // fire at most once per depth, so this ends.
         for _ in 0..=super::MAX_MACHINE_DEPTH + 1 {
-            let Some((transition, side, level)) = self.find_candidate(layer, source, target, ex.as_deref_mut())
+            let Some((transition, side, level)) =
+                self.find_candidate(layer, source, target, ex.as_deref_mut())
             else {
                 return;
             };
@@ -1322,7 +1328,13 @@ impl AnimationGraphPlayer {
     /// Whether a candidate may fire now (`Started`), or why not. With an explanation, records
     /// the candidate with every condition's value (all are evaluated; without one, the first
     /// failing rule answers).
-    fn check(&self, run: &LayerRun, candidate: &bind::Candidate, side: Side, ex: Option<&mut Explanation>) -> Outcome {
+    fn check(
+        &self,
+        run: &LayerRun,
+        candidate: &bind::Candidate,
+        side: Side,
+        ex: Option<&mut Explanation>,
+    ) -> Outcome {
         let def = &self.graph.transitions[candidate.transition.index()];
         let exited = match side {
             Side::Source => run.current_exited,
@@ -1375,7 +1387,13 @@ impl AnimationGraphPlayer {
             Side::Target => CandidateSide::Target,
         };
         let conditions = first..ex.condition_mark();
-        ex.push_candidate(CandidateCheck { transition: candidate.transition, side, outcome, exit_time, conditions });
+        ex.push_candidate(CandidateCheck {
+            transition: candidate.transition,
+            side,
+            outcome,
+            exit_time,
+            conditions,
+        });
         outcome
     }
 
