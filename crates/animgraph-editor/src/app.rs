@@ -574,6 +574,15 @@ impl Editor {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
         let attached = debugger.shows(&doc.graph.uid);
+        // Explain mode's word on the last frame, for the shown layer (the game's when attached).
+        let layer_name = doc.graph.layers.get(doc.layer).map_or(String::new(), |l| l.name.clone());
+        let explain: Option<(animgraph::frame::ExplainRecord, usize)> = if attached {
+            let index = debugger.layers.iter().position(|l| *l == layer_name);
+            debugger.last.as_ref().and_then(|f| f.explain.clone()).zip(index)
+        } else {
+            live.explain().map(|r| (r, doc.layer))
+        };
+        let explain_ref = explain.as_ref().map(|(r, l)| (r, *l));
         egui::Panel::left("parameters").default_size(300.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 crate::parameters::panel(ui, doc);
@@ -600,7 +609,7 @@ impl Editor {
                     });
                     ui.separator();
                 }
-                crate::inspector::show(ui, doc, character.as_ref())
+                crate::inspector::show(ui, doc, character.as_ref(), explain_ref)
             });
         });
         egui::Panel::bottom("problems").default_size(130.0).show(ui, |ui| {
@@ -660,13 +669,12 @@ impl Editor {
                     }
                 });
             }
-            let layer_name = doc.graph.layers.get(doc.layer).map_or(String::new(), |l| l.name.clone());
             let playback = if attached {
                 debugger.playback(&layer_name).unwrap_or_default()
             } else {
                 live.playback(doc.layer)
             };
-            let output = canvas::show(ui, doc, view, &playback);
+            let output = canvas::show(ui, doc, view, &playback, explain_ref);
             if let Some(i) = output.open_blend_space {
                 doc.selection = Selection::state(i);
                 *blend_editor = Some(crate::blend_editor::BlendEditor::new(doc, i));

@@ -211,6 +211,7 @@ pub fn show(
     doc: &mut Document,
     view: &mut View,
     playback: &crate::live::Playback,
+    explain: Option<(&animgraph::frame::ExplainRecord, usize)>,
 ) -> CanvasOutput {
     let mut output = CanvasOutput::default();
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
@@ -286,6 +287,8 @@ pub fn show(
     // Transitions: arrows with their condition summary; parallel ones drawn apart, by priority.
     let font = FontId::proportional(11.0 * zoom.clamp(0.7, 1.4));
     let mut clicked_transition = None;
+    let mut hovered_transition = None;
+    let hover = response.hover_pos();
     for (i, t) in machine.transitions.iter().enumerate() {
         let (Some(a), Some(b)) = (state_rect(&t.from), state_rect(&t.to)) else { continue };
         if t.from == t.to || !visible.intersects(a.union(b)) {
@@ -345,6 +348,19 @@ pub fn show(
                 }
             }
         }
+        if hover.is_some_and(|p| distance_to_segment(p, start, end) < 8.0) {
+            hovered_transition = Some((i, t.from.clone(), t.to.clone()));
+        }
+    }
+
+    // Over an arrow: why it did or did not fire on the last frame.
+    if let (Some((i, from, to)), Some((record, layer))) = (&hovered_transition, explain) {
+        let path = format!("{}.Transitions[{i}]", doc.machine_path());
+        let why = crate::why::lookup(record, layer, &path);
+        response.clone().on_hover_ui_at_pointer(|ui| {
+            ui.strong(format!("{from} -> {to}, last frame"));
+            crate::why::show(ui, &why);
+        });
     }
 
     // The Any State box (a drag source for `*` transitions) and a sub-machine's Exit box.

@@ -198,6 +198,16 @@ impl Document {
         prefix
     }
 
+    /// The model path of the shown machine (`Layers[0].Machine.States[2].Machine`), as the
+    /// validator and the player name places.
+    pub fn machine_path(&self) -> String {
+        let mut path = format!("Layers[{}].Machine", self.layer);
+        for i in &self.nesting {
+            path.push_str(&format!(".States[{i}].Machine"));
+        }
+        path
+    }
+
     /// Shows the state or transition a model path (`Layers[0].Machine.States[1].Machine.
     /// Transitions[2].To`, as the validator reports) points into: its layer, the sub-machines on
     /// the way, and selects it. Returns false (changing nothing) when the path names no state or

@@ -170,7 +170,12 @@ fn clip_field(
 }
 
 /// The inspector for the document's selection.
-pub fn show(ui: &mut egui::Ui, doc: &mut Document, character: Option<&CharacterInfo>) {
+pub fn show(
+    ui: &mut egui::Ui,
+    doc: &mut Document,
+    character: Option<&CharacterInfo>,
+    explain: Option<(&animgraph::frame::ExplainRecord, usize)>,
+) {
     let Some(machine) = doc.machine().cloned() else {
         graph_settings(ui, doc, character);
         return;
@@ -193,7 +198,20 @@ pub fn show(ui: &mut egui::Ui, doc: &mut Document, character: Option<&CharacterI
                 }
             });
         }
-        Selection::Transition(i) if i < machine.transitions.len() => transition(ui, doc, &machine, i),
+        Selection::Transition(i) if i < machine.transitions.len() => {
+            transition(ui, doc, &machine, i);
+            ui.separator();
+            ui.heading("Last frame");
+            match explain {
+                Some((record, layer)) => {
+                    let path = format!("{}.Transitions[{i}]", doc.machine_path());
+                    crate::why::show(ui, &crate::why::lookup(record, layer, &path));
+                }
+                None => {
+                    ui.weak("Play the graph (or attach to a game) to see why this transition fires or not.");
+                }
+            }
+        }
         _ => graph_settings(ui, doc, character),
     }
 }

@@ -18,6 +18,7 @@
 //! | [`debug`] | live debugging of a running game over the link, read-only |
 //! | [`settings`] | recent files and per-graph skeletons, outside the `.mres` |
 //! | [`files`] | native file dialogs on a background thread |
+//! | [`why`] | why a transition did or did not fire on the last frame (explain mode) |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -33,6 +34,7 @@ pub mod live;
 pub mod parameters;
 pub mod preview;
 pub mod settings;
+pub mod why;
 
 #[cfg(test)]
 mod ui_tests;

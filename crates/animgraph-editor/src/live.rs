@@ -192,6 +192,10 @@ impl Live {
                     self.driver = Some(driver);
                     self.events.clear();
                 }
+                // The editor always explains (it shows why transitions fired); it is cheap.
+                if let Some(d) = self.driver.as_mut() {
+                    d.player_mut().set_explain(true);
+                }
                 let player = self.driver.as_ref().expect("bound above").player();
                 self.params = doc
                     .graph
@@ -280,6 +284,11 @@ impl Live {
     /// The player, once bound.
     pub fn player(&self) -> Option<&AnimationGraphPlayer> {
         self.driver.as_ref().map(Driver::player)
+    }
+
+    /// Why transitions did or did not fire on the last frame.
+    pub fn explain(&self) -> Option<animgraph::frame::ExplainRecord> {
+        animgraph::frame::ExplainRecord::capture(self.player()?)
     }
 
     /// The samples of the last frame.
@@ -392,6 +401,7 @@ mod tests {
         live.sync(&doc);
         assert!(live.has_character(), "{:?}", live.error);
         let mut headless = CharacterInstance::new(&character, &doc.graph).unwrap();
+        headless.player_mut().set_explain(true); // as the editor's own player always is
         let inputs: [(u32, &str, f32); 5] = [
             (0, "speed", 0.0),
             (30, "speed", 1.4),
