@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod import;
+mod lint;
 mod render;
 mod simulate;
 mod skeleton;
@@ -23,6 +24,11 @@ enum Command {
     /// Check .mres graph files: a summary line per valid file; every error and warning of an
     /// invalid one. Exits with status 1 if any file is invalid.
     Validate(validate::Args),
+    /// Find graph mistakes validation cannot: unreachable states, transitions that can never fire
+    /// (contradictions, shadowing), unused parameters, `*` transitions that fire every frame,
+    /// clips and mask bones a skeleton lacks, flat blend-space triangles, exit times that gate
+    /// nothing. Each finding has a stable code and a fix. Exits 1 on errors, 0 with warnings only.
+    Lint(lint::Args),
     /// Run a graph from a parameter script without a game, printing one JSON object per frame
     /// (JSON Lines): each layer's state, normalised time and transition, the samples and events.
     Simulate(simulate::Args),
@@ -36,6 +42,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate(args) => validate::run(&args),
+        Command::Lint(args) => lint::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Render(args) => render::run(&args),

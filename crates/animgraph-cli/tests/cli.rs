@@ -353,3 +353,38 @@ fn simulate_explain_says_which_transition_used_the_trigger() {
     ]);
     assert!(!plain.lines().next().unwrap().contains("\"explain\""));
 }
+
+#[test]
+fn lint_finds_every_problem_class_in_the_sample_and_exits_1_on_errors() {
+    let (code, out) = animgraph(&[
+        "lint",
+        "assets/lint/mistakes.mres",
+        "--skeleton",
+        "assets/characters/gbot/gbot.mskel",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "L007 and L008 are errors: {out}");
+    let json: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let findings = json["files"][0]["findings"].as_array().unwrap();
+    let codes: std::collections::BTreeSet<&str> =
+        findings.iter().map(|f| f["code"].as_str().unwrap()).collect();
+    let all: Vec<String> = (1..=11).map(|n| format!("L{n:03}")).collect();
+    assert_eq!(codes.into_iter().collect::<Vec<_>>(), all.iter().map(String::as_str).collect::<Vec<_>>());
+    // Each names its resource and line, and says how to fix it.
+    for f in findings {
+        assert!(f["resource"].as_str().is_some_and(|r| !r.is_empty()), "{f}");
+        assert!(f["line"].as_u64().is_some(), "{f}");
+        assert!(f["fix"].as_str().is_some_and(|r| r.len() > 10), "{f}");
+    }
+    let shadowed = findings.iter().find(|f| f["code"] == "L004").unwrap();
+    assert_eq!(shadowed["resource"], "t_run_aim2");
+    // Clean graphs: status 0, one line each.
+    let (code, out) =
+        animgraph(&["lint", "assets/graphs/locomotion.mres", "assets/characters/gbot/gbot.mres"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.lines().filter(|l| l.ends_with(": clean")).count(), 2, "{out}");
+    // Warnings only: status 0.
+    let (code, out) =
+        animgraph(&["lint", "assets/graphs/biped.mres", "--skeleton", "assets/characters/gbot/gbot.mskel"]);
+    assert_eq!(code, 0, "{out}");
+}

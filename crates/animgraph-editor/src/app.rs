@@ -621,8 +621,23 @@ impl Editor {
                 }
             });
             let issues = doc.problems().to_vec();
-            ui.heading(format!("Problems ({})", issues.len()));
+            let facts = character.as_ref().map(CharacterInfo::facts);
+            let findings = doc.lint(facts.as_ref()).to_vec();
+            ui.heading(format!("Problems ({})", issues.len() + findings.len()));
             egui::ScrollArea::vertical().show(ui, |ui| {
+                for f in findings {
+                    let colour = if f.severity == Severity::Error {
+                        egui::Color32::from_rgb(240, 110, 100)
+                    } else {
+                        egui::Color32::from_rgb(230, 200, 90)
+                    };
+                    let text =
+                        egui::RichText::new(format!("{} {}: {}: {}", f.code, f.name, f.subject, f.message))
+                            .color(colour);
+                    if ui.link(text).on_hover_text(format!("fix: {}", f.fix)).clicked() {
+                        doc.reveal(&f.path);
+                    }
+                }
                 for issue in issues {
                     let colour = if issue.severity == Severity::Error {
                         egui::Color32::from_rgb(240, 110, 100)

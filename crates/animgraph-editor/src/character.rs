@@ -38,6 +38,14 @@ impl CharacterInfo {
         })
     }
 
+    /// What lint checks against: clip and bone names.
+    pub fn facts(&self) -> animgraph::lint::SkeletonFacts {
+        animgraph::lint::SkeletonFacts {
+            clips: self.clips.iter().map(|c| c.name.clone()).collect(),
+            bones: self.bones.iter().map(|b| b.name.clone()).collect(),
+        }
+    }
+
     /// How deep a bone sits (roots are 0).
     pub fn depth(&self, bone: usize) -> usize {
         let mut depth = 0;

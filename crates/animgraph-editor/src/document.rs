@@ -14,6 +14,7 @@ use animgraph::graph::{
     ANY_STATE, GraphIssue, GraphLayer, GraphMachine, GraphParameter, GraphState, GraphTransition,
     ParameterType, StateKind, validate,
 };
+use animgraph::lint::{LintFinding, SkeletonFacts};
 use animgraph::mres;
 use animgraph::watch::FileWatch;
 
@@ -91,6 +92,8 @@ pub struct Document {
     pub status: String,
     /// The validator's findings and the version they were computed for.
     problems: Option<(u64, Vec<GraphIssue>)>,
+    /// Lint's findings, for a version and a skeleton.
+    lint: Option<(u64, Option<SkeletonFacts>, Vec<LintFinding>)>,
     /// The key of a coalescing edit in progress (a drag, typing in one field).
     coalescing: Option<u64>,
     /// The file's text as this document last loaded or saved it.
@@ -137,6 +140,7 @@ impl Document {
             selection: Selection::None,
             status,
             problems: None,
+            lint: None,
             coalescing: None,
             disk_text: None,
             watch: None,
@@ -257,6 +261,18 @@ impl Document {
             self.problems = Some((self.version, validate(&self.graph)));
         }
         self.problems.as_ref().map_or(&[], |(_, p)| p)
+    }
+
+    /// Lint's findings for the current graph (against the skeleton's facts when given),
+    /// recomputed only after an edit or a change of skeleton. Only for graphs that validate.
+    pub fn lint(&mut self, skeleton: Option<&SkeletonFacts>) -> &[LintFinding] {
+        let fresh = self.lint.as_ref().is_some_and(|(v, s, _)| *v == self.version && s.as_ref() == skeleton);
+        if !fresh {
+            let valid = !animgraph::graph::has_errors(self.problems());
+            let findings = if valid { animgraph::lint::lint(&self.graph, skeleton) } else { Vec::new() };
+            self.lint = Some((self.version, skeleton.cloned(), findings));
+        }
+        self.lint.as_ref().map_or(&[], |(_, _, f)| f)
     }
 
     fn machine_of<'g>(
@@ -1115,6 +1131,19 @@ mod tests {
         assert!(doc.problems().iter().any(|p| p.path.ends_with("Entry")), "{:?}", doc.problems());
         doc.undo();
         assert!(doc.problems().is_empty());
+    }
+
+    #[test]
+    fn lint_findings_follow_edits_the_skeleton_and_undo() {
+        let mut doc = Document::open(asset("assets/graphs/locomotion.mres")).unwrap();
+        assert!(doc.lint(None).is_empty());
+        doc.add_parameter(ParameterType::Float);
+        assert_eq!(doc.lint(None).iter().map(|f| f.code).collect::<Vec<_>>(), ["L005"]);
+        let skeleton =
+            SkeletonFacts { clips: vec!["idle".into(), "walk".into(), "run".into()], bones: vec![] };
+        assert!(doc.lint(Some(&skeleton)).iter().any(|f| f.code == "L008" && f.message.contains("\"jump\"")));
+        doc.undo();
+        assert!(doc.lint(None).is_empty());
     }
 
     #[test]

@@ -80,6 +80,7 @@ pub mod core;
 pub mod frame;
 pub mod graph;
 pub mod link;
+pub mod lint;
 pub mod mres;
 pub mod net;
 pub mod script;

@@ -81,7 +81,7 @@ fn file_error(message: String) -> Diagnostic {
 /// Returns the graph and its warnings, or every error and warning found. Never panics, and
 /// bounded in time and stack for any input (nesting and size are limited).
 pub fn load_str(text: &str) -> Result<Loaded, MresError> {
-    let (graph, diagnostics, _) = load_with_diagnostics(text)?;
+    let (graph, diagnostics, _, _) = load_with_diagnostics(text)?;
     if diagnostics.iter().any(|d| d.is_error()) {
         Err(MresError::Invalid(diagnostics))
     } else {
@@ -97,7 +97,7 @@ pub fn load_str(text: &str) -> Result<Loaded, MresError> {
 /// JSON, unknown resource types, dangling references, unreadable values) is still an error,
 /// because saving what was read would drop part of the file.
 pub fn load_str_editable(text: &str) -> Result<Loaded, MresError> {
-    let (graph, diagnostics, structural_errors) = load_with_diagnostics(text)?;
+    let (graph, diagnostics, structural_errors, _) = load_with_diagnostics(text)?;
     if structural_errors {
         Err(MresError::Invalid(diagnostics))
     } else {
@@ -105,9 +105,47 @@ pub fn load_str_editable(text: &str) -> Result<Loaded, MresError> {
     }
 }
 
-/// Reads the text into a graph; returns it with every diagnostic and whether any error was
-/// structural (found while reading, before the semantic rules ran).
-fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>, bool), MresError> {
+/// Loads like [`load_str`] and also returns where each part of the graph came from, so tools
+/// that find problems in the model (lint) can name the resource and line as load errors do.
+pub fn load_str_located(text: &str) -> Result<(Loaded, Origins), MresError> {
+    let (graph, diagnostics, _, origins) = load_with_diagnostics(text)?;
+    if diagnostics.iter().any(|d| d.is_error()) {
+        Err(MresError::Invalid(diagnostics))
+    } else {
+        Ok((Loaded { graph, warnings: diagnostics }, origins))
+    }
+}
+
+/// Where the parts of a loaded graph came from: model paths to resource ids and lines.
+#[derive(Clone, Debug, Default)]
+pub struct Origins {
+    origins: HashMap<String, Loc>,
+    lines: HashMap<String, Option<usize>>,
+}
+
+/// A model path's place in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The resource id (`t_land`), or `props` for the root.
+    pub resource: String,
+    /// The property path inside it (`Conditions[0].Value`).
+    pub property: String,
+    /// The line where the resource starts.
+    pub line: Option<usize>,
+}
+
+impl Origins {
+    /// Where a model path (`Layers[0].Machine.Transitions[1]`) came from.
+    pub fn locate(&self, path: &str) -> Location {
+        let (resource, property) = locate(&self.origins, path);
+        let line = self.lines.get(&resource).copied().flatten();
+        Location { resource, property, line }
+    }
+}
+
+/// Reads the text into a graph; returns it with every diagnostic, whether any error was
+/// structural (found while reading, before the semantic rules ran), and the origins.
+fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>, bool, Origins), MresError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(MresError::Invalid(vec![too_large(text.len())]));
     }
@@ -169,7 +207,13 @@ fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>,
             message: issue.message,
         });
     }
-    Ok((graph, diagnostics, structural_errors))
+    let resources: Vec<String> = loader.origins.values().map(|l| l.resource.clone()).collect();
+    for r in resources {
+        loader.line_of(&r);
+    }
+    let origins =
+        Origins { origins: std::mem::take(&mut loader.origins), lines: std::mem::take(&mut loader.lines) };
+    Ok((graph, diagnostics, structural_errors, origins))
 }
 
 /// Maps a model path (`Layers[0].Machine.States[1].Speed`) to the resource it came from and the

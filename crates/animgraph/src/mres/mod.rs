@@ -32,7 +32,7 @@ mod save;
 use std::path::{Path, PathBuf};
 
 pub use diagnostic::{Diagnostic, Severity};
-pub use load::{MAX_FILE_BYTES, load_str, load_str_editable};
+pub use load::{Location, MAX_FILE_BYTES, Origins, load_str, load_str_editable, load_str_located};
 pub use save::save_to_string;
 
 use crate::graph::AnimationGraph;
