@@ -127,6 +127,38 @@ impl CharacterInstance {
         }
     }
 
+    /// The last update as a recorded frame (layers, parameters, explanation, named samples).
+    pub fn record(&self, time: f64) -> animgraph::recording::RecordedFrame {
+        match &self.animation {
+            Animation::TwoD(a) => {
+                animgraph::recording::RecordedFrame::capture(self.player(), a.buffer(), &a.backend, time)
+            }
+            Animation::ThreeD(a) => {
+                animgraph::recording::RecordedFrame::capture(self.player(), a.buffer(), &a.backend, time)
+            }
+        }
+    }
+
+    /// Poses the skeleton as a recorded frame did (scrubbing a recording); the next
+    /// [`update`](Self::update) poses it from the player again.
+    pub fn pose_recorded(&mut self, frame: &animgraph::recording::RecordedFrame) {
+        let mut scratch = Vec::with_capacity(frame.samples.len());
+        match &mut self.animation {
+            Animation::TwoD(a) => frame.pose(&mut a.backend, &mut scratch),
+            Animation::ThreeD(a) => frame.pose(&mut a.backend, &mut scratch),
+        }
+    }
+
+    /// The local pose as `(bone, values)` (2D: 7 values, 3D: 10), as `simulate --poses` prints.
+    pub fn local_pose(&self) -> Vec<(String, Vec<f32>)> {
+        match &self.animation {
+            Animation::TwoD(a) => a.backend.local_pose().into_iter().map(|(n, v)| (n, v.to_vec())).collect(),
+            Animation::ThreeD(a) => {
+                a.backend.local_pose().into_iter().map(|(n, v)| (n, v.to_vec())).collect()
+            }
+        }
+    }
+
     /// The names of the clip events (footsteps, ...) the last update fired; 3D clips have none.
     pub fn clip_events(&self) -> Vec<String> {
         match &self.animation {

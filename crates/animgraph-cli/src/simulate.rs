@@ -38,6 +38,10 @@ pub struct Args {
     /// cleared unused.
     #[arg(long)]
     explain: bool,
+    /// Also write a recording (JSON Lines: a header, then every frame with its parameters,
+    /// states, events, explanation and clip samples) that the editor opens and scrubs.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 /// Prints one JSON object per frame (JSON Lines) after that frame's advance.
@@ -126,7 +130,20 @@ fn print_frames<B: PoseBackend + BackendNames>(
     for warning in simulation.player.warnings() {
         eprintln!("{}: warning: {warning}", args.graph.display());
     }
-    simulation.player.set_explain(args.explain);
+    simulation.player.set_explain(args.explain || args.record.is_some());
+    let mut recording = args.record.as_ref().map(|_| {
+        let player = &simulation.player;
+        let layers =
+            (0..player.layer_count()).map(|l| player.layer_name(l).unwrap_or("").to_string()).collect();
+        let uid = animgraph::mres::load_file(&args.graph).map(|l| l.graph.uid).unwrap_or_default();
+        let header = animgraph::recording::RecordingHeader::new(
+            &uid,
+            Some(&args.graph.display().to_string()),
+            &format!("animgraph simulate --script {}", args.script.display()),
+            layers,
+        );
+        animgraph::recording::Recording::new(header, usize::MAX)
+    });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     while !simulation.done() {
@@ -136,6 +153,15 @@ fn print_frames<B: PoseBackend + BackendNames>(
             return ExitCode::FAILURE;
         }
         let record = simulation.record();
+        if let Some(r) = recording.as_mut() {
+            let time = record.time as f64;
+            r.push(animgraph::recording::RecordedFrame::capture(
+                &simulation.player,
+                simulation.buffer(),
+                &simulation.backend,
+                time,
+            ));
+        }
         let line = if args.poses || args.explain {
             let mut value = serde_json::to_value(&record).expect("records serialise");
             if args.poses {
@@ -153,5 +179,12 @@ fn print_frames<B: PoseBackend + BackendNames>(
         }
     }
     let _ = out.flush();
+    if let (Some(path), Some(r)) = (&args.record, &recording) {
+        if let Err(e) = r.save(path) {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        eprintln!("recorded {} frames to {}", r.len(), path.display());
+    }
     ExitCode::SUCCESS
 }

@@ -388,3 +388,33 @@ fn lint_finds_every_problem_class_in_the_sample_and_exits_1_on_errors() {
         animgraph(&["lint", "assets/graphs/biped.mres", "--skeleton", "assets/characters/gbot/gbot.mskel"]);
     assert_eq!(code, 0, "{out}");
 }
+
+#[test]
+fn simulate_record_writes_a_recording_of_every_frame() {
+    let dir = std::env::temp_dir().join(format!("animgraph-cli-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("gbot.jsonl");
+    let (code, out) = animgraph(&[
+        "simulate",
+        "assets/characters/gbot/gbot.mres",
+        "--skeleton",
+        "assets/characters/gbot/gbot.mskel",
+        "--script",
+        "assets/characters/gbot/gbot.script.json",
+        "--record",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let printed: Vec<serde_json::Value> =
+        out.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let recording = animgraph::recording::Recording::load(&file).unwrap();
+    assert_eq!(recording.len(), printed.len());
+    assert_eq!(recording.header.graph_uid, "res_gbot_graph");
+    // The recording says what simulate printed, frame by frame, and carries samples to pose.
+    for (r, p) in recording.frames().iter().zip(&printed) {
+        assert_eq!(r.frame.layers[0].state, p["layers"][0]["state"].as_str().unwrap());
+        assert_eq!(r.samples.len(), p["samples"].as_array().unwrap().len());
+        assert!(r.frame.explain.is_some());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -33,6 +33,8 @@ pub struct Tab {
     pub preview: crate::preview::Preview,
     /// The open blend space editor.
     pub blend_editor: Option<crate::blend_editor::BlendEditor>,
+    /// Record and scrub.
+    pub timeline: crate::timeline::Timeline,
     /// The file's new text when it changed on disk while the document had unsaved edits.
     pub disk_change: Option<String>,
     /// Frame all on the next frames (a few, while the panels around the canvas settle).
@@ -45,6 +47,7 @@ impl Tab {
     /// A tab for a document.
     pub fn new(doc: Document) -> Tab {
         Tab {
+            timeline: crate::timeline::Timeline::new(&doc),
             doc,
             view: canvas::View::default(),
             live: Live::new(),
@@ -557,7 +560,7 @@ impl Editor {
         self.debugger.poll();
         let debugger = &mut self.debugger;
         let idle = !ctx.input(|i| i.pointer.any_down()) && ctx.memory(|m| m.focused().is_none());
-        let Tab { doc, view, live, character, preview, blend_editor, frame_next, framed, .. } =
+        let Tab { doc, view, live, character, preview, blend_editor, timeline, frame_next, framed, .. } =
             &mut self.tabs[self.active];
         if framed.0 != doc.layer || framed.1 != doc.nesting {
             *framed = (doc.layer, doc.nesting.clone());
@@ -574,9 +577,20 @@ impl Editor {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
         let attached = debugger.shows(&doc.graph.uid);
-        // Explain mode's word on the last frame, for the shown layer (the game's when attached).
+        match (&debugger.attached, &debugger.last) {
+            (Some(a), Some(frame)) if attached => {
+                timeline.record_stream(doc, &a.name, &debugger.layers, frame)
+            }
+            _ => timeline.record_preview(doc, live),
+        }
+        let scrubbing = timeline.cursor.is_some();
+        // Explain mode's word on the last frame, for the shown layer (the game's when attached,
+        // the recorded one while scrubbing).
         let layer_name = doc.graph.layers.get(doc.layer).map_or(String::new(), |l| l.name.clone());
-        let explain: Option<(animgraph::frame::ExplainRecord, usize)> = if attached {
+        let explain: Option<(animgraph::frame::ExplainRecord, usize)> = if scrubbing {
+            let frame = timeline.scrubbed().and_then(|f| f.frame.explain.clone());
+            frame.zip(timeline.layer_index(&layer_name))
+        } else if attached {
             let index = debugger.layers.iter().position(|l| *l == layer_name);
             debugger.last.as_ref().and_then(|f| f.explain.clone()).zip(index)
         } else {
@@ -587,8 +601,10 @@ impl Editor {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 crate::parameters::panel(ui, doc);
                 ui.separator();
-                if attached {
-                    crate::debug::parameters(ui, debugger);
+                if let Some(frame) = timeline.scrubbed() {
+                    crate::debug::parameters(ui, &frame.frame, "Recorded values (read-only)");
+                } else if let (true, Some(frame)) = (attached, &debugger.last) {
+                    crate::debug::parameters(ui, frame, "Live values (read-only)");
                 } else {
                     crate::parameters::live_controls(ui, doc, live);
                 }
@@ -605,13 +621,18 @@ impl Editor {
                         "Preview"
                     };
                     egui::CollapsingHeader::new(title).id_salt("preview").default_open(true).show(ui, |ui| {
-                        crate::preview::show(ui, live, preview, character.as_ref());
+                        let key = match timeline.cursor {
+                            Some(c) => (1 << 63) | c as u64,
+                            None => live.player().map_or(0, |p| p.tick()),
+                        };
+                        crate::preview::show(ui, live, preview, character.as_ref(), key);
                     });
                     ui.separator();
                 }
                 crate::inspector::show(ui, doc, character.as_ref(), explain_ref)
             });
         });
+        egui::Panel::bottom("timeline").show(ui, |ui| crate::timeline::show(ui, timeline, live, doc));
         egui::Panel::bottom("problems").default_size(130.0).show(ui, |ui| {
             egui::Panel::right("events").default_size(360.0).show(ui, |ui| {
                 if attached {
@@ -684,7 +705,9 @@ impl Editor {
                     }
                 });
             }
-            let playback = if attached {
+            let playback = if scrubbing {
+                timeline.playback(&layer_name).unwrap_or_default()
+            } else if attached {
                 debugger.playback(&layer_name).unwrap_or_default()
             } else {
                 live.playback(doc.layer)

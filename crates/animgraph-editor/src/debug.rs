@@ -271,10 +271,9 @@ pub fn panel(ui: &mut egui::Ui, debugger: &mut Debugger, uid: &str) {
     }
 }
 
-/// The attached character's parameters, read-only.
-pub fn parameters(ui: &mut egui::Ui, debugger: &Debugger) {
-    let Some(frame) = &debugger.last else { return };
-    ui.heading("Live values (read-only)");
+/// A streamed or recorded frame's parameters, read-only.
+pub fn parameters(ui: &mut egui::Ui, frame: &PlayerFrame, title: &str) {
+    ui.heading(title);
     egui::Grid::new("debug-values").num_columns(2).show(ui, |ui| {
         for p in &frame.parameters {
             ui.label(&p.name);

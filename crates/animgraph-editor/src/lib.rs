@@ -16,6 +16,7 @@
 //! | [`preview`] | the chosen skeleton drawn as the live player poses it, and the event log |
 //! | [`character`] | the skeleton chosen for a graph |
 //! | [`debug`] | live debugging of a running game over the link, read-only |
+//! | [`timeline`] | record and scrub the preview or an attached game; recordings saved and opened |
 //! | [`settings`] | recent files and per-graph skeletons, outside the `.mres` |
 //! | [`files`] | native file dialogs on a background thread |
 //! | [`why`] | why a transition did or did not fire on the last frame (explain mode) |
@@ -34,6 +35,7 @@ pub mod live;
 pub mod parameters;
 pub mod preview;
 pub mod settings;
+pub mod timeline;
 pub mod why;
 
 #[cfg(test)]

@@ -54,10 +54,23 @@ impl PoseBackend for TimingBackend {
 /// Most lines the event log keeps.
 pub const EVENT_LOG_LINES: usize = 400;
 
+/// Clip names of the timing driver (for recordings).
+struct TimingNames(Vec<String>);
+
+impl animgraph::script::BackendNames for TimingNames {
+    fn clip_name(&self, clip: ClipId) -> String {
+        self.0.get(clip.0 as usize).cloned().unwrap_or_default()
+    }
+
+    fn mask_bones(&self, _mask: MaskId) -> Vec<String> {
+        Vec::new()
+    }
+}
+
 /// What the live player drives.
 enum Driver {
     /// No skeleton: placeholder timing, nothing posed.
-    Timing { player: AnimationGraphPlayer, buffer: SampleBuffer },
+    Timing { player: AnimationGraphPlayer, buffer: SampleBuffer, names: TimingNames },
     /// The chosen skeleton, posed by the runtime's own backend.
     Character(Box<CharacterInstance>),
 }
@@ -168,7 +181,8 @@ impl Live {
                     let mut backend = TimingBackend::default();
                     AnimationGraphPlayer::new(&doc.graph, &mut backend).map(|player| {
                         let buffer = player.new_buffer();
-                        Driver::Timing { player, buffer }
+                        let names = TimingNames(backend.clips.iter().map(|c| c.0.clone()).collect());
+                        Driver::Timing { player, buffer, names }
                     })
                 }
             }
@@ -176,10 +190,11 @@ impl Live {
         } else {
             match self.driver.as_mut() {
                 Some(Driver::Character(c)) => c.rebind(&doc.graph).map(|()| None),
-                Some(Driver::Timing { player, buffer }) => {
+                Some(Driver::Timing { player, buffer, names }) => {
                     let mut backend = TimingBackend::default();
                     player.rebind(&doc.graph, &mut backend).map(|()| {
                         *buffer = player.new_buffer();
+                        *names = TimingNames(backend.clips.iter().map(|c| c.0.clone()).collect());
                         None
                     })
                 }
@@ -245,7 +260,7 @@ impl Live {
         };
         self.step_once = false;
         match driver {
-            Driver::Timing { player, buffer } => player.advance(dt, buffer),
+            Driver::Timing { player, buffer, .. } => player.advance(dt, buffer),
             Driver::Character(c) => c.update(dt),
         }
         self.log_events();
@@ -284,6 +299,28 @@ impl Live {
     /// The player, once bound.
     pub fn player(&self) -> Option<&AnimationGraphPlayer> {
         self.driver.as_ref().map(Driver::player)
+    }
+
+    /// The last frame as a recorded frame (`time` in seconds).
+    pub fn record(&self, time: f64) -> Option<animgraph::recording::RecordedFrame> {
+        match self.driver.as_ref()? {
+            Driver::Timing { player, buffer, names } => {
+                Some(animgraph::recording::RecordedFrame::capture(player, buffer, names, time))
+            }
+            Driver::Character(c) => Some(c.record(time)),
+        }
+    }
+
+    /// Poses the preview's character as a recorded frame did (scrubbing).
+    pub fn pose_recorded(&mut self, frame: &animgraph::recording::RecordedFrame) {
+        if let Some(Driver::Character(c)) = self.driver.as_mut() {
+            c.pose_recorded(frame);
+        }
+    }
+
+    /// The layer names of the bound graph.
+    pub fn layer_names(&self) -> &[String] {
+        &self.layer_names
     }
 
     /// Why transitions did or did not fire on the last frame.

@@ -40,7 +40,15 @@ pub fn controls(ui: &mut egui::Ui, live: &mut Live) {
 }
 
 /// The pane: the picture and its view options (playback controls are in the Live section).
-pub fn show(ui: &mut egui::Ui, live: &mut Live, preview: &mut Preview, character: Option<&CharacterInfo>) {
+/// `key` says what is shown (the live tick, or a scrubbed frame): the picture is redrawn only
+/// when it or the view changes.
+pub fn show(
+    ui: &mut egui::Ui,
+    live: &mut Live,
+    preview: &mut Preview,
+    character: Option<&CharacterInfo>,
+    key: u64,
+) {
     let Some(character) = character else {
         ui.weak("Choose a skeleton (toolbar) to see the character here.");
         return;
@@ -68,7 +76,7 @@ pub fn show(ui: &mut egui::Ui, live: &mut Live, preview: &mut Preview, character
     let pixels = (side * ui.ctx().pixels_per_point()).round() as u32;
     preview.view.width = pixels;
     preview.view.height = pixels;
-    let tick = live.player().map_or(0, |p| p.tick());
+    let tick = key;
     if preview.drawn != Some((tick, preview.view)) || preview.texture.is_none() {
         if let Some(picture) = live.render(&preview.view) {
             let image = egui::ColorImage::from_rgba_premultiplied(

@@ -190,7 +190,7 @@ fn save_writes_a_file_that_reloads_equal() {
 fn right_clicking_the_canvas_adds_a_state_there() {
     let mut h = open(scratch_copy("add-state"));
     let before = doc(&h).machine().unwrap().states.len();
-    let at = canvas_centre(&h) + vec2(0.0, 250.0);
+    let at = canvas_centre(&h) + vec2(0.0, 150.0);
     right_click(&mut h, at);
     h.get_by_label("Add clip state").click();
     h.run_steps(3);

@@ -83,6 +83,7 @@ pub mod link;
 pub mod lint;
 pub mod mres;
 pub mod net;
+pub mod recording;
 pub mod script;
 pub mod tracks;
 pub mod watch;

@@ -448,7 +448,7 @@ pub struct TrackRecord {
 }
 
 /// One sample in a [`FrameRecord`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SampleRecord {
     /// Clip name.
     pub clip: String,

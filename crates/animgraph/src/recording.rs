@@ -1,0 +1,304 @@
+//! Recordings: a player's frames (layers, parameters, signals, explanations, and the clip
+//! samples that pose a skeleton) kept in a bounded ring, saved as JSON Lines and loaded back,
+//! so a session can be scrubbed and attached to a bug report.
+//!
+//! The file's first line is a [`RecordingHeader`]; each further line is one [`RecordedFrame`].
+//! `animgraph simulate --record` writes one; the editor records its preview or an attached game
+//! and scrubs, saves and opens them.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::core::{ClipBlend, LayerInfo, MaskId};
+use crate::frame::PlayerFrame;
+use crate::script::SampleRecord;
+
+/// The `format` every recording's header carries.
+pub const RECORDING_FORMAT: &str = "animgraph-recording";
+/// The version this crate writes and reads.
+pub const RECORDING_VERSION: u32 = 1;
+/// Largest recording file read.
+pub const MAX_RECORDING_BYTES: u64 = 256 * 1024 * 1024;
+
+/// What a recording is of.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordingHeader {
+    /// [`RECORDING_FORMAT`].
+    pub format: String,
+    /// [`RECORDING_VERSION`].
+    pub version: u32,
+    /// The graph's uid (a tool checks it against the graph it shows).
+    pub graph_uid: String,
+    /// The graph's file, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_path: Option<String>,
+    /// Where it was recorded (`editor preview`, `GBot 1 in animgraph arena`, `simulate`).
+    #[serde(default)]
+    pub source: String,
+    /// Layer names, in order.
+    pub layers: Vec<String>,
+}
+
+impl RecordingHeader {
+    /// A header for a graph.
+    pub fn new(
+        graph_uid: &str,
+        graph_path: Option<&str>,
+        source: &str,
+        layers: Vec<String>,
+    ) -> RecordingHeader {
+        RecordingHeader {
+            format: RECORDING_FORMAT.into(),
+            version: RECORDING_VERSION,
+            graph_uid: graph_uid.into(),
+            graph_path: graph_path.map(str::to_string),
+            source: source.into(),
+            layers,
+        }
+    }
+}
+
+/// A layer's blend settings as the backend got them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayerInfoRecord {
+    /// Additive (else Replace).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub additive: bool,
+    /// Effective weight.
+    pub weight: f32,
+    /// The backend's mask index (meaningful for the skeleton it was recorded on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<u32>,
+    /// Event threshold.
+    pub event_threshold: f32,
+}
+
+impl From<&LayerInfo> for LayerInfoRecord {
+    fn from(l: &LayerInfo) -> Self {
+        LayerInfoRecord {
+            additive: l.blend == ClipBlend::Additive,
+            weight: l.weight,
+            mask: l.mask.map(|m| m.0),
+            event_threshold: l.event_threshold,
+        }
+    }
+}
+
+impl From<&LayerInfoRecord> for LayerInfo {
+    fn from(l: &LayerInfoRecord) -> Self {
+        let blend = if l.additive { ClipBlend::Additive } else { ClipBlend::Replace };
+        LayerInfo { blend, weight: l.weight, mask: l.mask.map(MaskId), event_threshold: l.event_threshold }
+    }
+}
+
+/// One recorded frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedFrame {
+    /// Seconds since the recording started.
+    pub time: f64,
+    /// The player at the end of the frame (with its explanation when explain mode was on).
+    #[serde(flatten)]
+    pub frame: PlayerFrame,
+    /// The clip samples it emitted (empty when recorded from a stream that has none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<SampleRecord>,
+    /// The layer infos it emitted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layer_infos: Vec<LayerInfoRecord>,
+}
+
+impl RecordedFrame {
+    /// The player's last frame with the samples it wrote to `buffer`, clips named by `names`.
+    pub fn capture(
+        player: &crate::AnimationGraphPlayer,
+        buffer: &crate::SampleBuffer,
+        names: &dyn crate::script::BackendNames,
+        time: f64,
+    ) -> RecordedFrame {
+        RecordedFrame {
+            time,
+            frame: PlayerFrame::capture(player),
+            samples: buffer
+                .samples()
+                .iter()
+                .map(|s| SampleRecord {
+                    clip: names.clip_name(s.clip),
+                    time: s.time,
+                    prev_time: s.prev_time,
+                    weight: s.weight,
+                    layer: s.layer,
+                    looped: s.looped,
+                })
+                .collect(),
+            layer_infos: buffer.layers().iter().map(LayerInfoRecord::from).collect(),
+        }
+    }
+
+    /// Poses `backend` as this frame did: the recorded samples (clips resolved by name; unknown
+    /// names are skipped) and layer infos go through `apply`. `scratch` is reused.
+    pub fn pose(&self, backend: &mut dyn crate::PoseBackend, scratch: &mut Vec<crate::ClipSample>) {
+        scratch.clear();
+        for s in &self.samples {
+            if let Some(clip) = backend.resolve_clip(&s.clip) {
+                scratch.push(crate::ClipSample {
+                    clip,
+                    time: s.time,
+                    prev_time: s.prev_time,
+                    weight: s.weight,
+                    layer: s.layer,
+                    looped: s.looped,
+                });
+            }
+        }
+        let layers: Vec<LayerInfo> = self.layer_infos.iter().map(LayerInfo::from).collect();
+        backend.apply(scratch, &layers);
+    }
+}
+
+/// Why a recording did not load.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordingError {
+    /// The file could not be read or written.
+    #[error("{0}")]
+    Io(String),
+    /// A line is not what a recording holds.
+    #[error("line {line}: {message}")]
+    Line {
+        /// 1-based.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Frames in a ring of at most `capacity` (the oldest go first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recording {
+    /// What it is of.
+    pub header: RecordingHeader,
+    frames: VecDeque<RecordedFrame>,
+    capacity: usize,
+    /// Frames pushed out of the ring so far.
+    pub dropped: u64,
+}
+
+impl Recording {
+    /// An empty recording keeping the last `capacity` frames (at least one).
+    pub fn new(header: RecordingHeader, capacity: usize) -> Recording {
+        let capacity = capacity.max(1);
+        Recording { header, frames: VecDeque::with_capacity(capacity.min(1 << 16)), capacity, dropped: 0 }
+    }
+
+    /// Adds a frame, dropping the oldest when full.
+    pub fn push(&mut self, frame: RecordedFrame) {
+        if self.frames.len() == self.capacity {
+            self.frames.pop_front();
+            self.dropped += 1;
+        }
+        self.frames.push_back(frame);
+    }
+
+    /// The frames, oldest first.
+    pub fn frames(&self) -> &VecDeque<RecordedFrame> {
+        &self.frames
+    }
+
+    /// How many frames it holds.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The frame at `index` (0 is the oldest kept).
+    pub fn get(&self, index: usize) -> Option<&RecordedFrame> {
+        self.frames.get(index)
+    }
+
+    /// Most frames kept.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Forgets every frame.
+    pub fn clear(&mut self) {
+        self.frames.clear();
+        self.dropped = 0;
+    }
+
+    /// The JSON Lines text: the header, then one frame per line.
+    pub fn to_text(&self) -> String {
+        let mut out = serde_json::to_string(&self.header).expect("headers serialise");
+        out.push('\n');
+        for f in &self.frames {
+            out.push_str(&serde_json::to_string(f).expect("frames serialise"));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Saves atomically.
+    pub fn save(&self, path: &Path) -> Result<(), RecordingError> {
+        crate::mres::write_atomic(path, self.to_text().as_bytes())
+            .map_err(|e| RecordingError::Io(e.to_string()))
+    }
+
+    /// Reads JSON Lines text; every frame it holds is kept.
+    pub fn parse(text: &str) -> Result<Recording, RecordingError> {
+        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, first)) = lines.next() else {
+            return Err(RecordingError::Line {
+                line: 1,
+                message: "the file is empty; a recording starts with its header line".into(),
+            });
+        };
+        let header: RecordingHeader = serde_json::from_str(first).map_err(|e| RecordingError::Line {
+            line: 1,
+            message: format!("not a recording header ({e}); is this an animgraph recording?"),
+        })?;
+        if header.format != RECORDING_FORMAT {
+            return Err(RecordingError::Line {
+                line: 1,
+                message: format!("format is \"{}\", not \"{RECORDING_FORMAT}\"", header.format),
+            });
+        }
+        if header.version != RECORDING_VERSION {
+            return Err(RecordingError::Line {
+                line: 1,
+                message: format!(
+                    "version {} is not supported; this build reads version {RECORDING_VERSION}",
+                    header.version
+                ),
+            });
+        }
+        let mut frames = VecDeque::new();
+        for (i, line) in lines {
+            let frame: RecordedFrame = serde_json::from_str(line).map_err(|e| RecordingError::Line {
+                line: i + 1,
+                message: format!("not a recorded frame: {e}"),
+            })?;
+            frames.push_back(frame);
+        }
+        let capacity = frames.len().max(1);
+        Ok(Recording { header, frames, capacity, dropped: 0 })
+    }
+
+    /// Loads a file written by [`save`](Self::save).
+    pub fn load(path: &Path) -> Result<Recording, RecordingError> {
+        let io = |e: std::io::Error| RecordingError::Io(format!("cannot read {}: {e}", path.display()));
+        let size = std::fs::metadata(path).map_err(io)?.len();
+        if size > MAX_RECORDING_BYTES {
+            return Err(RecordingError::Io(format!(
+                "{} is {size} bytes; the limit is {MAX_RECORDING_BYTES} bytes",
+                path.display()
+            )));
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        Recording::parse(&text)
+    }
+}
