@@ -597,6 +597,7 @@ impl Editor {
             live.explain().map(|r| (r, doc.layer))
         };
         let explain_ref = explain.as_ref().map(|(r, l)| (r, *l));
+        egui::Panel::bottom("timeline").show(ui, |ui| crate::timeline::show(ui, timeline, live, doc));
         egui::Panel::left("parameters").default_size(300.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 crate::parameters::panel(ui, doc);
@@ -632,7 +633,6 @@ impl Editor {
                 crate::inspector::show(ui, doc, character.as_ref(), explain_ref)
             });
         });
-        egui::Panel::bottom("timeline").show(ui, |ui| crate::timeline::show(ui, timeline, live, doc));
         egui::Panel::bottom("problems").default_size(130.0).show(ui, |ui| {
             egui::Panel::right("events").default_size(360.0).show(ui, |ui| {
                 if attached {

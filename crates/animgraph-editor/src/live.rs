@@ -67,7 +67,8 @@ impl animgraph::script::BackendNames for TimingNames {
     }
 }
 
-/// What the live player drives.
+/// What the live player drives. (One per open graph: the size difference does not matter.)
+#[allow(clippy::large_enum_variant)]
 enum Driver {
     /// No skeleton: placeholder timing, nothing posed.
     Timing { player: AnimationGraphPlayer, buffer: SampleBuffer, names: TimingNames },

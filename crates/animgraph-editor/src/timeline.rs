@@ -215,7 +215,7 @@ pub fn show(ui: &mut egui::Ui, timeline: &mut Timeline, live: &mut Live, doc: &D
         if n > 0 {
             let mut index = timeline.cursor.unwrap_or(n - 1);
             let label = ui.label("frame");
-            let width = (ui.available_width() - 380.0).max(120.0);
+            let width = (ui.available_width() - 580.0).max(120.0);
             ui.spacing_mut().slider_width = width;
             let slider =
                 ui.add(egui::Slider::new(&mut index, 0..=n - 1).show_value(true)).labelled_by(label.id);
@@ -260,8 +260,10 @@ pub fn show(ui: &mut egui::Ui, timeline: &mut Timeline, live: &mut Live, doc: &D
         ui.colored_label(
             egui::Color32::from_rgb(255, 150, 60),
             format!(
-                "SCRUBBING: tick {} at {:.2} s, paused ({})",
-                frame.frame.tick, frame.time, timeline.status
+                "SCRUBBING: tick {} at {:.2} s, paused{}",
+                frame.frame.tick,
+                frame.time,
+                if timeline.status.is_empty() { String::new() } else { format!(" ({})", timeline.status) }
             ),
         );
     } else if !timeline.status.is_empty() {

@@ -32,7 +32,10 @@ pub fn lookup(record: &ExplainRecord, layer: usize, path: &str) -> Why {
     if let Some(travel) = &l.travel {
         return Why::NotChecked(format!("a travel to {travel} was applied instead"));
     }
-    Why::NotChecked(format!("not a candidate: the layer checked the {} only", l.checked))
+    Why::NotChecked(format!(
+        "not checked this frame: its source is not playing (the layer checked the {})",
+        l.checked
+    ))
 }
 
 /// One-line verdict.
@@ -133,7 +136,7 @@ mod tests {
         );
         assert_eq!(headline(&lookup(&r, 0, "P0")).0, "conditions failed");
         assert!(headline(&lookup(&r, 0, "P1")).0.starts_with("shadowed by X -> Y"));
-        assert!(matches!(lookup(&r, 0, "P9"), Why::NotChecked(t) if t.contains("not a candidate")));
+        assert!(matches!(lookup(&r, 0, "P9"), Why::NotChecked(t) if t.contains("not checked")));
         let blocked = record("blocked: the running mix has Interrupt None", vec![]);
         assert_eq!(headline(&lookup(&blocked, 0, "P0")).0, "blocked: the running mix has Interrupt None");
         assert!(matches!(lookup(&blocked, 3, "P0"), Why::NotChecked(_)));

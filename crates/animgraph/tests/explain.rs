@@ -164,7 +164,6 @@ fn an_interrupt_none_mix_blocks_every_candidate_and_interrupt_source_ignores_the
     assert_eq!(record(&p).layers[0].checked, "blocked: the running mix has Interrupt None");
 
     // Interrupt Source: the source's `*` is checked, the target's own transitions are not.
-    let mut to_walk = to_walk;
     to_walk.interrupt = TransitionInterrupt::Source;
     let g = graph(vec![to_walk, hurt, from_walk]);
     let (mut p, mut b) = player(&g);
