@@ -128,7 +128,7 @@ impl CharacterInstance {
     }
 
     /// The last update as a recorded frame (layers, parameters, explanation, named samples).
-    pub fn record(&self, time: f64) -> animgraph::recording::RecordedFrame {
+    pub fn record(&self, time: f32) -> animgraph::recording::RecordedFrame {
         match &self.animation {
             Animation::TwoD(a) => {
                 animgraph::recording::RecordedFrame::capture(self.player(), a.buffer(), &a.backend, time)

@@ -81,7 +81,7 @@ fn scrubbing_a_recording_reproduces_the_recorded_pose_exactly() {
                 a.player_mut().fire_by_name("jump").unwrap();
             }
             a.update(1.0 / 60.0);
-            frames.push(a.record(f as f64 / 60.0));
+            frames.push(a.record(f as f32 / 60.0));
             poses.push(a.local_pose());
         }
         // Scrub back and forth: every frame's pose comes back exactly as it was.

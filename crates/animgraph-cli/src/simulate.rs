@@ -154,7 +154,7 @@ fn print_frames<B: PoseBackend + BackendNames>(
         }
         let record = simulation.record();
         if let Some(r) = recording.as_mut() {
-            let time = record.time as f64;
+            let time = record.time;
             r.push(animgraph::recording::RecordedFrame::capture(
                 &simulation.player,
                 simulation.buffer(),

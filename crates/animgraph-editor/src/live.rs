@@ -303,7 +303,7 @@ impl Live {
     }
 
     /// The last frame as a recorded frame (`time` in seconds).
-    pub fn record(&self, time: f64) -> Option<animgraph::recording::RecordedFrame> {
+    pub fn record(&self, time: f32) -> Option<animgraph::recording::RecordedFrame> {
         match self.driver.as_ref()? {
             Driver::Timing { player, buffer, names } => {
                 Some(animgraph::recording::RecordedFrame::capture(player, buffer, names, time))

@@ -97,7 +97,7 @@ impl Timeline {
             self.recording.header.layers = live.layer_names().to_vec();
         }
         self.last_tick = Some(tick);
-        if let Some(frame) = live.record(self.started.elapsed().as_secs_f64()) {
+        if let Some(frame) = live.record(self.started.elapsed().as_secs_f32()) {
             self.recording.push(frame);
         }
     }
@@ -114,7 +114,7 @@ impl Timeline {
             return;
         }
         self.last_tick = Some(frame.tick);
-        let time = self.started.elapsed().as_secs_f64();
+        let time = self.started.elapsed().as_secs_f32();
         self.recording.push(RecordedFrame {
             time,
             frame: frame.clone(),

@@ -96,8 +96,9 @@ impl From<&LayerInfoRecord> for LayerInfo {
 /// One recorded frame.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordedFrame {
-    /// Seconds since the recording started.
-    pub time: f64,
+    /// Seconds since the recording started (`f32`, like `simulate`'s `time`: its text form
+    /// reads back exactly).
+    pub time: f32,
     /// The player at the end of the frame (with its explanation when explain mode was on).
     #[serde(flatten)]
     pub frame: PlayerFrame,
@@ -115,7 +116,7 @@ impl RecordedFrame {
         player: &crate::AnimationGraphPlayer,
         buffer: &crate::SampleBuffer,
         names: &dyn crate::script::BackendNames,
-        time: f64,
+        time: f32,
     ) -> RecordedFrame {
         RecordedFrame {
             time,

@@ -20,7 +20,7 @@ fn showcase_recording(capacity: usize) -> (Recording, usize) {
     let mut frames = 0;
     while !simulation.done() {
         simulation.step().unwrap();
-        let time = frames as f64 / 60.0;
+        let time = frames as f32 / 60.0;
         recording.push(RecordedFrame::capture(
             &simulation.player,
             simulation.buffer(),
