@@ -92,9 +92,20 @@ fn showcase_backend() -> RecordingBackend {
 /// parameters moving and triggers firing.
 #[divan::bench(sample_count = 500, sample_size = 200)]
 fn showcase(bencher: Bencher) {
+    showcase_with(bencher, false);
+}
+
+/// The same with explain mode on (every candidate and condition recorded).
+#[divan::bench(sample_count = 500, sample_size = 200)]
+fn showcase_explain_on(bencher: Bencher) {
+    showcase_with(bencher, true);
+}
+
+fn showcase_with(bencher: Bencher, explain: bool) {
     let graph = graph("../../assets/graphs/showcase.mres");
     let mut b = showcase_backend();
     let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    player.set_explain(explain);
     let mut buffer = player.new_buffer();
     let ids: Vec<_> = ["speed", "direction_x", "direction_y", "weapon", "aim_weight", "jump"]
         .iter()

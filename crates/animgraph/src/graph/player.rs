@@ -1164,21 +1164,23 @@ impl AnimationGraphPlayer {
 
     /// Step 1b: travel, or the first transition whose rules hold.
     fn choose(&mut self, layer: usize) {
+        let Some(mut ex) = self.explain.take() else {
+            // Explain mode off: the recording calls compile away.
+            self.choose_with(layer, &mut Off);
+            return;
+        };
         // The explanation is taken out for the choice (no allocation: a box moves) so the checks
         // can read `self` while recording into it.
-        let mut ex = self.explain.take();
-        let start = ex.as_ref().map_or(0, |e| e.candidate_mark());
-        self.choose_with(layer, ex.as_deref_mut());
-        if let Some(e) = ex.as_deref_mut() {
-            let end = e.candidate_mark();
-            if let Some(l) = e.layer_mut(layer) {
-                l.candidates = start..end;
-            }
+        let start = ex.candidate_mark();
+        self.choose_with(layer, &mut &mut *ex);
+        let end = ex.candidate_mark();
+        if let Some(l) = ex.layer_mut(layer) {
+            l.candidates = start..end;
         }
-        self.explain = ex;
+        self.explain = Some(ex);
     }
 
-    fn choose_with(&mut self, layer: usize, mut ex: Option<&mut Explanation>) {
+    fn choose_with<R: Recorder>(&mut self, layer: usize, rec: &mut R) {
         if let Some(state) = self.layers[layer].pending_travel.take() {
             let run = &self.layers[layer];
             let leaf = self.graph.states[state.index()].entry_leaf;
@@ -1191,7 +1193,7 @@ impl AnimationGraphPlayer {
                 self.graph.states[state.index()].mix_key,
             );
             self.start(layer, None, Side::Source, leaf, duration, 0.0, TransitionInterrupt::Both);
-            if let Some(l) = ex.as_deref_mut().and_then(|e| e.layer_mut(layer)) {
+            if let Some(l) = rec.explanation().and_then(|e| e.layer_mut(layer)) {
                 (l.checked, l.travel, l.started) = (Checked::Travel, Some(state), Some(None));
             }
             return;
@@ -1205,7 +1207,7 @@ impl AnimationGraphPlayer {
                 TransitionInterrupt::Both => (true, true, Checked::Both),
             },
         };
-        if let Some(l) = ex.as_deref_mut().and_then(|e| e.layer_mut(layer)) {
+        if let Some(l) = rec.explanation().and_then(|e| e.layer_mut(layer)) {
             l.checked = checked;
         }
         if !source && !target {
@@ -1214,15 +1216,13 @@ impl AnimationGraphPlayer {
         // Each `<exit>` that fires marks a sub-machine exited and restarts the search; it can
         // fire at most once per depth, so this ends.
         for _ in 0..=super::MAX_MACHINE_DEPTH + 1 {
-            let Some((transition, side, level)) =
-                self.find_candidate(layer, source, target, ex.as_deref_mut())
-            else {
+            let Some((transition, side, level)) = self.find_candidate(layer, source, target, rec) else {
                 return;
             };
             let def = &self.graph.transitions[transition.index()];
             let to = def.to;
             let (duration, offset, interrupt) = (def.duration, def.offset, def.interrupt);
-            self.consume_triggers(layer, transition, ex.as_deref_mut());
+            self.consume_triggers(layer, transition, rec);
             match to {
                 Target::Exit => {
                     let bit = 1u32 << (level - 1);
@@ -1245,7 +1245,7 @@ impl AnimationGraphPlayer {
                     };
                     let leaf = self.graph.states[state.index()].entry_leaf;
                     self.start(layer, Some(transition), side, leaf, duration, offset, interrupt);
-                    if let Some(l) = ex.as_deref_mut().and_then(|e| e.layer_mut(layer)) {
+                    if let Some(l) = rec.explanation().and_then(|e| e.layer_mut(layer)) {
                         l.started = Some(Some(transition));
                     }
                     return;
@@ -1264,12 +1264,12 @@ impl AnimationGraphPlayer {
     /// The first passing candidate, merging the checked sides by rank. When explaining, every
     /// candidate is checked and recorded (those after the first that passes as `Shadowed` when
     /// they would have fired too).
-    fn find_candidate(
+    fn find_candidate<R: Recorder>(
         &self,
         layer: usize,
         source: bool,
         target: bool,
-        mut ex: Option<&mut Explanation>,
+        rec: &mut R,
     ) -> Option<(TransitionId, Side, u8)> {
         let run = &self.layers[layer];
         let empty: &[bind::Candidate] = &[];
@@ -1299,71 +1299,82 @@ impl AnimationGraphPlayer {
                 j += 1;
                 (target_list[j - 1], Side::Target)
             };
-            match ex.as_deref_mut() {
-                None => {
-                    if self.check(run, &candidate, side, None) == Outcome::Started {
-                        return Some((candidate.transition, side, candidate.level));
-                    }
+            let Some(e) = rec.explanation() else {
+                if self.passes(run, &candidate, side) {
+                    return Some((candidate.transition, side, candidate.level));
                 }
-                Some(e) => {
-                    let outcome = self.check(run, &candidate, side, Some(e));
-                    if outcome == Outcome::Started {
-                        if found.is_none() {
-                            found = Some((candidate.transition, side, candidate.level));
-                            let fired = match self.graph.transitions[candidate.transition.index()].to {
-                                Target::Exit => Outcome::FiredExit,
-                                Target::State(_) => Outcome::Started,
-                            };
-                            e.set_outcome(e.candidate_mark() as usize - 1, fired);
-                        } else {
-                            e.set_outcome(e.candidate_mark() as usize - 1, Outcome::Shadowed);
-                        }
-                    }
+                continue;
+            };
+            let outcome = self.check(run, &candidate, side, e);
+            if outcome == Outcome::Started {
+                if found.is_none() {
+                    found = Some((candidate.transition, side, candidate.level));
+                    let fired = match self.graph.transitions[candidate.transition.index()].to {
+                        Target::Exit => Outcome::FiredExit,
+                        Target::State(_) => Outcome::Started,
+                    };
+                    e.set_outcome(e.candidate_mark() as usize - 1, fired);
+                } else {
+                    e.set_outcome(e.candidate_mark() as usize - 1, Outcome::Shadowed);
                 }
             }
         }
         found
     }
 
-    /// Whether a candidate may fire now (`Started`), or why not. With an explanation, records
-    /// the candidate with every condition's value (all are evaluated; without one, the first
-    /// failing rule answers).
-    fn check(
-        &self,
-        run: &LayerRun,
-        candidate: &bind::Candidate,
-        side: Side,
-        ex: Option<&mut Explanation>,
-    ) -> Outcome {
+    /// The structural rules: sub-machine exits, `*` into the active state, into the running
+    /// mix's target. `Started` when none applies.
+    #[inline(always)]
+    fn gate(&self, run: &LayerRun, candidate: &bind::Candidate, side: Side) -> Outcome {
         let def = &self.graph.transitions[candidate.transition.index()];
         let exited = match side {
             Side::Source => run.current_exited,
             Side::Target => run.target_exited,
         };
-        let mut outcome = Outcome::Started;
         // Inside an exited sub-machine nothing is decided any more.
         if exited & ((1u32 << candidate.level) - 1) != 0 {
-            outcome = Outcome::InsideExitedSubMachine;
-        } else if candidate.requires_exit.is_some_and(|depth| exited & (1 << depth) == 0) {
-            outcome = Outcome::WaitsForSubMachineExit;
-        } else if let Target::State(to) = def.to {
+            return Outcome::InsideExitedSubMachine;
+        }
+        if candidate.requires_exit.is_some_and(|depth| exited & (1 << depth) == 0) {
+            return Outcome::WaitsForSubMachineExit;
+        }
+        if let Target::State(to) = def.to {
             let current = run.sources[run.current].state;
             if def.from.is_none() && self.graph.on_path(current, to) {
-                outcome = Outcome::AnyIntoActiveState; // `*` never into the active state
-            } else if run.target.is_some_and(|t| self.graph.on_path(t.state, to)) {
-                outcome = Outcome::IntoRunningTarget; // never into the running mix's target
+                return Outcome::AnyIntoActiveState; // `*` never into the active state
+            }
+            if run.target.is_some_and(|t| self.graph.on_path(t.state, to)) {
+                return Outcome::IntoRunningTarget; // never into the running mix's target
             }
         }
-        let Some(ex) = ex else {
-            if outcome != Outcome::Started {
-                return outcome;
-            }
-            if def.exit_time >= 0.0 && self.normalised(self.side_instance(run, side)) < def.exit_time {
-                return Outcome::ExitTimeNotReached;
-            }
-            let holds = self.graph.conditions(def).iter().all(|c| self.condition_holds(c).1);
-            return if holds { Outcome::Started } else { Outcome::ConditionsFailed };
-        };
+        Outcome::Started
+    }
+
+    /// Whether a candidate fires now: the gates, then its exit time, then its conditions, the
+    /// first failing rule answering.
+    #[inline(always)]
+    fn passes(&self, run: &LayerRun, candidate: &bind::Candidate, side: Side) -> bool {
+        if self.gate(run, candidate, side) != Outcome::Started {
+            return false;
+        }
+        let def = &self.graph.transitions[candidate.transition.index()];
+        if def.exit_time >= 0.0 && self.normalised(self.side_instance(run, side)) < def.exit_time {
+            return false;
+        }
+        self.graph.conditions(def).iter().all(|c| self.condition_holds(c).1)
+    }
+
+    /// The same rules as [`passes`](Self::passes), every one evaluated and recorded (each
+    /// condition with the value it saw); returns why the candidate did not fire, or `Started`.
+    fn check(
+        &self,
+        run: &LayerRun,
+        candidate: &bind::Candidate,
+        side: Side,
+        ex: &mut Explanation,
+    ) -> Outcome {
+        let def = &self.graph.transitions[candidate.transition.index()];
+        let mut outcome = self.gate(run, candidate, side);
         let mut exit_time = None;
         if def.exit_time >= 0.0 {
             let had = self.normalised(self.side_instance(run, side));
@@ -1397,7 +1408,9 @@ impl AnimationGraphPlayer {
         outcome
     }
 
-    /// A condition's parameter value (as a number) and whether the condition holds.
+    /// A condition's parameter value (as a number) and whether the condition holds. Inlined so
+    /// callers that want only the verdict compute nothing else.
+    #[inline(always)]
     fn condition_holds(&self, c: &bind::ConditionDef) -> (f32, bool) {
         use super::ConditionOp as Op;
         let Some(param) = c.param else { return (0.0, c.op == Op::True) };
@@ -1417,12 +1430,12 @@ impl AnimationGraphPlayer {
         }
     }
 
-    fn consume_triggers(&mut self, layer: usize, transition: TransitionId, mut ex: Option<&mut Explanation>) {
+    fn consume_triggers<R: Recorder>(&mut self, layer: usize, transition: TransitionId, rec: &mut R) {
         let def = &self.graph.transitions[transition.index()];
         for c in self.graph.conditions(def) {
             if let (super::ConditionOp::Triggered, Some(p)) = (c.op, c.param) {
                 self.values[p.index()] = Value::Trigger(false);
-                if let Some(e) = ex.as_deref_mut() {
+                if let Some(e) = rec.explanation() {
                     e.push_consumed(TriggerUse { trigger: p, layer: layer as u8, transition });
                 }
             }
@@ -1637,4 +1650,27 @@ fn dominant_point(instance: &Instance, points: &std::ops::Range<u32>) -> usize {
 
 fn progress(running: &Running) -> f32 {
     if running.duration <= 0.0 { 1.0 } else { (running.elapsed / running.duration).min(1.0) }
+}
+
+/// Where a frame's choice is recorded: nowhere ([`Off`], when explain mode is off: every call
+/// compiles away) or an [`Explanation`].
+trait Recorder {
+    fn explanation(&mut self) -> Option<&mut Explanation>;
+}
+
+/// Explain mode off.
+struct Off;
+
+impl Recorder for Off {
+    #[inline(always)]
+    fn explanation(&mut self) -> Option<&mut Explanation> {
+        None
+    }
+}
+
+impl Recorder for &mut Explanation {
+    #[inline(always)]
+    fn explanation(&mut self) -> Option<&mut Explanation> {
+        Some(self)
+    }
 }
