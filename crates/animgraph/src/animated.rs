@@ -96,3 +96,20 @@ impl<B: PoseBackend + Clone> Animated<B> {
         }
     }
 }
+
+/// Updates every character by `dt` (advance, tracks, apply), spread over rayon's threads with
+/// the `parallel` feature (the default), else one after the other. Characters are independent,
+/// so the result is the same bits either way; set their parameters first. To choose the thread
+/// count, call it inside a `rayon::ThreadPool::install`.
+pub fn update_all<B: PoseBackend + Send>(characters: &mut [Animated<B>], dt: f32) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        // Chunks of a few dozen characters: enough work per task to amortise scheduling.
+        characters.par_iter_mut().with_min_len(32).for_each(|c| c.update(dt));
+    }
+    #[cfg(not(feature = "parallel"))]
+    for c in characters {
+        c.update(dt);
+    }
+}

@@ -1,0 +1,224 @@
+//! Fixtures: graphs, characters and the inputs that keep them busy.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use animgraph::graph::{
+    ClipState, ConditionOp, GraphCondition, GraphLayer, GraphMachine, GraphParameter, GraphState,
+    GraphTransition, ParamId, ParameterType, StateKind,
+};
+use animgraph::script::RecordingBackend;
+use animgraph::{AnimationGraph, AnimationGraphPlayer, SampleBuffer, mres};
+use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData};
+use animgraph_3d::AnimatedSkeleton3D;
+
+/// A path under the repository's `assets/`.
+pub fn asset(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets").join(relative)
+}
+
+/// A bundled graph.
+pub fn graph(relative: &str) -> AnimationGraph {
+    let path = asset(relative);
+    mres::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).graph
+}
+
+/// A backend with every clip the graph names, `0.5 + 0.07 i` seconds long, looping.
+pub fn backend_for(graph: &AnimationGraph) -> RecordingBackend {
+    let names = graph.clip_names();
+    let clips: Vec<(&str, f32, bool)> =
+        names.iter().enumerate().map(|(i, n)| (n.as_str(), 0.5 + i as f32 * 0.07, true)).collect();
+    RecordingBackend::with_clips(&clips)
+}
+
+/// A generated graph: `states` clip states in a grid of 25 columns, each with transitions to its
+/// right and lower neighbours on a `speed` condition and an exit time (what a big editor graph
+/// and a big bind look like).
+pub fn big_graph(states: usize) -> AnimationGraph {
+    let columns = 25;
+    let mut machine = GraphMachine::default();
+    for i in 0..states {
+        let mut s = GraphState::new(
+            format!("S{i}"),
+            StateKind::Clip(ClipState { clip: format!("clip{}", i % 7), looping: true }),
+        );
+        s.editor_position = [(i % columns) as f32 * 200.0, (i / columns) as f32 * 110.0];
+        machine.states.push(s);
+    }
+    for i in 0..states {
+        for j in [i + 1, i + columns] {
+            if j < states && (j != i + 1 || (i + 1) % columns != 0) {
+                machine.transitions.push(GraphTransition {
+                    from: format!("S{i}"),
+                    to: format!("S{j}"),
+                    conditions: vec![GraphCondition {
+                        parameter: "speed".into(),
+                        op: ConditionOp::Greater,
+                        value: (i % 5) as f32,
+                    }],
+                    exit_time: 0.9,
+                    ..Default::default()
+                });
+            }
+        }
+    }
+    machine.entry = "S0".into();
+    AnimationGraph {
+        uid: "res_big".into(),
+        parameters: vec![GraphParameter {
+            name: "speed".into(),
+            kind: ParameterType::Float,
+            default: 0.0,
+            latch: false,
+        }],
+        layers: vec![GraphLayer { machine, ..Default::default() }],
+        ..Default::default()
+    }
+}
+
+/// A player with the inputs that keep it busy: numeric parameters sweeping, triggers firing.
+pub struct Busy {
+    /// The player.
+    pub player: AnimationGraphPlayer,
+    /// Its buffer.
+    pub buffer: SampleBuffer,
+    floats: Vec<(ParamId, f32)>,
+    ints: Vec<ParamId>,
+    triggers: Vec<ParamId>,
+    frame: u32,
+}
+
+impl Busy {
+    /// Binds `graph` to a recording backend and finds its parameters by type.
+    pub fn new(graph: &AnimationGraph) -> Busy {
+        let mut backend = backend_for(graph);
+        Busy::with_player(AnimationGraphPlayer::new(graph, &mut backend).expect("bundled graphs bind"))
+    }
+
+    /// Drives an existing player.
+    pub fn with_player(player: AnimationGraphPlayer) -> Busy {
+        let (mut floats, mut ints, mut triggers) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..player.parameter_count() {
+            let id = ParamId(i as u16);
+            match player.parameter_type(id) {
+                Some(ParameterType::Float) => floats.push((id, 0.3 + i as f32 * 0.11)),
+                Some(ParameterType::Int) => ints.push(id),
+                Some(ParameterType::Trigger) => triggers.push(id),
+                _ => {}
+            }
+        }
+        let buffer = player.new_buffer();
+        Busy { player, buffer, floats, ints, triggers, frame: 0 }
+    }
+
+    /// Sets this frame's inputs on `player` (the same sweep for every graph).
+    pub fn drive(&mut self) {
+        drive(&mut self.player, &self.floats, &self.ints, &self.triggers, self.frame);
+        self.frame = self.frame.wrapping_add(1);
+    }
+
+    /// One frame: inputs, then `advance`.
+    pub fn step(&mut self) {
+        self.drive();
+        self.player.advance(1.0 / 60.0, &mut self.buffer);
+    }
+}
+
+fn drive(
+    player: &mut AnimationGraphPlayer,
+    floats: &[(ParamId, f32)],
+    ints: &[ParamId],
+    triggers: &[ParamId],
+    frame: u32,
+) {
+    let t = frame as f32 / 60.0;
+    for &(id, rate) in floats {
+        let _ = player.set_float(id, 1.6 + 1.6 * (t * rate).sin());
+    }
+    for &id in ints {
+        let _ = player.set_int(id, ((frame / 300) % 3) as i32);
+    }
+    for (k, &id) in triggers.iter().enumerate() {
+        if (frame + k as u32 * 53) % 211 == 0 {
+            let _ = player.fire(id);
+        }
+    }
+}
+
+/// GBot's skeleton.
+pub fn gbot_skeleton() -> Arc<Skeleton2D> {
+    Arc::new(Skeleton2D::new(Skeleton2DData::load(asset("characters/gbot/gbot.mskel")).unwrap()).unwrap())
+}
+
+/// A GBot driven by its graph.
+pub fn gbot() -> AnimatedSkeleton2D {
+    animgraph_2d::animated_2d(gbot_skeleton(), Some(&graph("characters/gbot/gbot.mres")), 0).unwrap()
+}
+
+/// A RobotExpressive driven by its graph.
+pub fn robot() -> AnimatedSkeleton3D {
+    let skeleton = Arc::new(
+        animgraph_3d::import::import_file(asset("characters/robot/RobotExpressive.glb")).unwrap().skeleton,
+    );
+    animgraph_3d::animated_3d(skeleton, Some(&graph("characters/robot/robot.mres")), 0).unwrap()
+}
+
+/// A crowd of characters sharing one bound graph, each with its own phase of the inputs.
+pub struct Crowd<B: animgraph::PoseBackend> {
+    /// The characters.
+    pub characters: Vec<animgraph::animated::Animated<B>>,
+    floats: Vec<(ParamId, f32)>,
+    ints: Vec<ParamId>,
+    triggers: Vec<ParamId>,
+    frame: u32,
+}
+
+impl<B: animgraph::PoseBackend + Clone + Send> Crowd<B> {
+    /// `n` instances of `first`.
+    pub fn new(first: &animgraph::animated::Animated<B>, n: usize) -> Crowd<B> {
+        let inputs = Busy::with_player(first.player().expect("a graph").instantiate());
+        Crowd {
+            characters: (0..n).map(|_| first.instantiate()).collect(),
+            floats: inputs.floats,
+            ints: inputs.ints,
+            triggers: inputs.triggers,
+            frame: 0,
+        }
+    }
+
+    /// Sets every character's inputs for this frame (each a few frames apart).
+    pub fn drive(&mut self) {
+        for (i, c) in self.characters.iter_mut().enumerate() {
+            if let Some(p) = c.player_mut() {
+                drive(p, &self.floats, &self.ints, &self.triggers, self.frame.wrapping_add(i as u32 * 7));
+            }
+        }
+        self.frame = self.frame.wrapping_add(1);
+    }
+
+    /// One frame on this thread.
+    pub fn update_serial(&mut self) {
+        self.drive();
+        for c in &mut self.characters {
+            c.update(1.0 / 60.0);
+        }
+    }
+
+    /// One frame on the current rayon pool.
+    pub fn update_parallel(&mut self) {
+        self.drive();
+        animgraph::animated::update_all(&mut self.characters, 1.0 / 60.0);
+    }
+}
+
+/// A GBot player's replicated state after some busy frames (for encode/decode).
+pub fn net_state() -> animgraph::net::NetState {
+    let g = graph("characters/gbot/gbot.mres");
+    let mut busy = Busy::new(&g);
+    for _ in 0..137 {
+        busy.step();
+    }
+    let mut state = animgraph::net::NetState::default();
+    busy.player.capture_net(&mut state);
+    state
+}

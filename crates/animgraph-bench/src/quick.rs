@@ -1,0 +1,212 @@
+//! A quick run of every scenario (about a second each by default): what `animgraph bench`
+//! prints, so anyone can measure their own machine.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::fixtures::*;
+
+/// One figure.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    /// The scenario (`advance locomotion.mres`).
+    pub scenario: String,
+    /// The figure.
+    pub value: f64,
+    /// Its unit (`ns`, `us`, `ms`, `characters`, `allocations`, `bytes`).
+    pub unit: String,
+    /// What it means, or the target.
+    pub note: String,
+}
+
+/// How long and how big.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Time spent measuring each scenario.
+    pub budget: Duration,
+    /// Characters in the crowd scenarios.
+    pub crowd: usize,
+    /// Threads for the parallel crowd (0: every core).
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { budget: Duration::from_millis(700), crowd: 10_000, threads: 0 }
+    }
+}
+
+/// Median nanoseconds per call of `f`, over batches of about a millisecond for `budget`.
+pub fn nanos_per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
+    // Warm up, and find a batch size of about a millisecond.
+    let mut batch = 1u64;
+    loop {
+        let start = Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        let took = start.elapsed();
+        if took >= Duration::from_micros(500) || batch >= 1 << 20 {
+            break;
+        }
+        batch *= 2;
+    }
+    let mut samples = Vec::new();
+    let end = Instant::now() + budget;
+    while Instant::now() < end || samples.len() < 5 {
+        let start = Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        samples.push(start.elapsed().as_nanos() as f64 / batch as f64);
+    }
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples[samples.len() / 2]
+}
+
+fn row(scenario: &str, value: f64, unit: &str, note: &str) -> Row {
+    Row { scenario: scenario.into(), value, unit: unit.into(), note: note.into() }
+}
+
+/// Runs every scenario; `allocations` reads the caller's allocation counter (a binary's
+/// counting allocator), or returns 0 when it has none.
+pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl FnMut(&str)) -> Vec<Row> {
+    let budget = options.budget;
+    let mut rows = Vec::new();
+
+    progress("bind");
+    for (name, g) in [
+        ("locomotion.mres", graph("graphs/locomotion.mres")),
+        ("showcase.mres", graph("graphs/showcase.mres")),
+        ("generated 500 states", big_graph(500)),
+    ] {
+        let mut backend = backend_for(&g);
+        let ns = nanos_per_call(budget, || {
+            std::hint::black_box(animgraph::AnimationGraphPlayer::new(&g, &mut backend).unwrap());
+        });
+        rows.push(row(&format!("bind {name}"), ns / 1000.0, "us", "once per graph version"));
+    }
+
+    progress("advance");
+    for (name, file, note) in [
+        ("locomotion.mres", "graphs/locomotion.mres", "target < 150 ns"),
+        ("showcase.mres", "graphs/showcase.mres", "3 layers, sub-machine, 1D and 2D spaces"),
+        ("gbot.mres", "characters/gbot/gbot.mres", "3 layers"),
+        ("robot.mres", "characters/robot/robot.mres", "2 layers"),
+    ] {
+        let mut busy = Busy::new(&graph(file));
+        let ns = nanos_per_call(budget, || busy.step());
+        rows.push(row(&format!("advance {name}"), ns, "ns", note));
+    }
+
+    progress("apply");
+    {
+        let mut c = gbot();
+        let mut inputs = Busy::with_player(c.player().unwrap().instantiate());
+        for _ in 0..90 {
+            inputs.drive();
+            c.update(1.0 / 60.0);
+        }
+        let (samples, layers) = (c.buffer().samples().to_vec(), c.buffer().layers().to_vec());
+        let ns = nanos_per_call(budget, || animgraph::PoseBackend::apply(&mut c.backend, &samples, &layers));
+        rows.push(row(
+            "apply GBot (16 bones)",
+            ns,
+            "ns",
+            &format!("{} samples, {} layers", samples.len(), layers.len()),
+        ));
+        let mut r = robot();
+        for _ in 0..90 {
+            r.update(1.0 / 60.0);
+        }
+        let (samples, layers) = (r.buffer().samples().to_vec(), r.buffer().layers().to_vec());
+        let ns = nanos_per_call(budget, || animgraph::PoseBackend::apply(&mut r.backend, &samples, &layers));
+        rows.push(row(
+            "apply Robot (43 joints)",
+            ns,
+            "ns",
+            &format!("{} samples, {} layers", samples.len(), layers.len()),
+        ));
+        let mut one = Crowd::new(&robot(), 1);
+        let ns = nanos_per_call(budget, || one.update_serial());
+        rows.push(row("update one Robot (advance + apply)", ns / 1000.0, "us", "target < 3 us"));
+    }
+
+    progress("crowds");
+    let threads = if options.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        options.threads
+    };
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+    let all_threads = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+    let n = options.crowd;
+    for (name, serial_ms, parallel_ms) in [
+        {
+            let mut crowd = Crowd::new(&gbot(), n);
+            let s = one_thread.install(|| nanos_per_call(budget, || crowd.update_parallel())) / 1e6;
+            let p = all_threads.install(|| nanos_per_call(budget, || crowd.update_parallel())) / 1e6;
+            ("GBot", s, p)
+        },
+        {
+            let mut crowd = Crowd::new(&robot(), n);
+            let s = one_thread.install(|| nanos_per_call(budget, || crowd.update_parallel())) / 1e6;
+            let p = all_threads.install(|| nanos_per_call(budget, || crowd.update_parallel())) / 1e6;
+            ("Robot", s, p)
+        },
+    ] {
+        rows.push(row(&format!("update {n} {name}s, 1 thread"), serial_ms, "ms", "per frame"));
+        rows.push(row(
+            &format!("{name}s per 16.6 ms frame, 1 thread"),
+            (n as f64 * 16.6 / serial_ms).floor(),
+            "characters",
+            if name == "GBot" { "target 10,000" } else { "" },
+        ));
+        rows.push(row(
+            &format!("update {n} {name}s, {threads} threads"),
+            parallel_ms,
+            "ms",
+            &format!("{:.2}x one thread", serial_ms / parallel_ms),
+        ));
+        rows.push(row(
+            &format!("{name}s per 16.6 ms frame, {threads} threads"),
+            (n as f64 * 16.6 / parallel_ms).floor(),
+            "characters",
+            "",
+        ));
+    }
+
+    progress("net");
+    {
+        let state = net_state();
+        let mut bytes = Vec::with_capacity(256);
+        let ns = nanos_per_call(budget, || {
+            bytes.clear();
+            animgraph::net::encode(&state, None, &mut bytes);
+        });
+        rows.push(row("net encode (GBot, 3 layers)", ns, "ns", &format!("{} bytes", bytes.len())));
+        let ns = nanos_per_call(budget, || {
+            std::hint::black_box(animgraph::net::decode(&bytes, None).unwrap());
+        });
+        rows.push(row("net decode", ns, "ns", ""));
+    }
+
+    progress("allocations");
+    {
+        let mut g = Crowd::new(&gbot(), 8);
+        let mut r = Crowd::new(&robot(), 8);
+        for _ in 0..10 {
+            g.update_serial();
+            r.update_serial();
+        }
+        let before = allocations();
+        for _ in 0..1000 {
+            g.update_serial();
+            r.update_serial();
+        }
+        let per_frame = (allocations() - before) as f64 / 1000.0;
+        rows.push(row("allocations per frame (8 GBots + 8 Robots)", per_frame, "allocations", "target 0"));
+    }
+    rows
+}
