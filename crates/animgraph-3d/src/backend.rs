@@ -177,12 +177,18 @@ impl PoseBackend for Skeleton3DPoseBackend {
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
                 let Some(clip) = skeleton.clips.get(sample.clip.0 as usize) else { continue };
                 let w = sample.weight;
-                for channel in &clip.channels {
+                let spacing = &skeleton.spacing[sample.clip.0 as usize];
+                let baked = skeleton.baked[sample.clip.0 as usize].as_ref();
+                let place = baked.map(|b| b.place(sample.time));
+                for (c, (channel, &spaced)) in clip.channels.iter().zip(spacing).enumerate() {
                     let j = channel.joint as usize;
                     if mask.is_some_and(|m| !m[j]) {
                         continue;
                     }
-                    let v = channel.sample(sample.time);
+                    let v = match (baked, place) {
+                        (Some(b), Some(p)) => b.value(c, p, channel.property == Property::Rotation),
+                        _ => channel.sample_spaced(sample.time, spaced),
+                    };
                     match channel.property {
                         Property::Translation => {
                             let reference = if additive {

@@ -43,9 +43,127 @@ pub struct Channel {
     pub values: Vec<Vec4>,
 }
 
+/// How a channel's key times are laid out: evenly (the index of a time is arithmetic) or not
+/// (binary search).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spacing {
+    /// Keys every `1 / rate` seconds from `first`.
+    Uniform {
+        /// The first key's time.
+        first: f32,
+        /// Keys per second.
+        rate: f32,
+    },
+    /// Anything else.
+    Irregular,
+}
+
+impl Spacing {
+    /// Finds out how `times` (ascending) are spaced: uniform when every key is within a
+    /// thousandth of a step of its even place.
+    pub fn of(times: &[f32]) -> Spacing {
+        let n = times.len();
+        if n < 3 {
+            return Spacing::Irregular;
+        }
+        let (first, last) = (times[0], times[n - 1]);
+        let step = (last - first) / (n - 1) as f32;
+        if !(step > 0.0 && step.is_finite()) {
+            return Spacing::Irregular;
+        }
+        let even = times.iter().enumerate().all(|(i, &t)| (t - (first + i as f32 * step)).abs() <= step * 1e-3);
+        if even { Spacing::Uniform { first, rate: 1.0 / step } } else { Spacing::Irregular }
+    }
+}
+
+/// A clip whose channels all share one set of evenly spaced linear keys, stored time-major
+/// (`values[key * channels + channel]`): a frame reads two contiguous rows instead of two keys
+/// from every channel's own array, and finds its place once for all channels.
+#[derive(Clone, Debug)]
+pub(crate) struct Baked {
+    times: Vec<f32>,
+    first: f32,
+    rate: f32,
+    channels: usize,
+    values: Vec<Vec4>,
+}
+
+/// Where a time falls among a baked clip's keys.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Place {
+    /// At or before the first key, or at or after the last: that key.
+    At(usize),
+    /// Between keys `i` and `i + 1`, fraction `u`.
+    Between(usize, f32),
+}
+
+impl Baked {
+    /// Bakes a clip when it qualifies.
+    fn of(clip: &Clip3D) -> Option<Baked> {
+        let first = clip.channels.first()?;
+        let Spacing::Uniform { first: t0, rate } = Spacing::of(&first.times) else { return None };
+        let same = clip.channels.iter().all(|c| {
+            c.interpolation == Interpolation::Linear && c.times == first.times && c.values.len() == c.times.len()
+        });
+        if !same {
+            return None;
+        }
+        let (keys, channels) = (first.times.len(), clip.channels.len());
+        let mut values = Vec::with_capacity(keys * channels);
+        for k in 0..keys {
+            for c in &clip.channels {
+                values.push(c.values[k]);
+            }
+        }
+        Some(Baked { times: first.times.clone(), first: t0, rate, channels, values })
+    }
+
+    /// Where `t` falls, exactly as [`Channel::sample_spaced`] finds it.
+    #[inline]
+    pub(crate) fn place(&self, t: f32) -> Place {
+        let n = self.times.len();
+        if t <= self.times[0] {
+            return Place::At(0);
+        }
+        let mut next = (((t - self.first) * self.rate) as usize + 1).min(n);
+        while next < n && self.times[next] <= t {
+            next += 1;
+        }
+        while next > 1 && self.times[next - 1] > t {
+            next -= 1;
+        }
+        if next >= n {
+            return Place::At(n - 1);
+        }
+        let i = next - 1;
+        let dt = self.times[next] - self.times[i];
+        Place::Between(i, if dt > 0.0 { (t - self.times[i]) / dt } else { 0.0 })
+    }
+
+    /// Channel `c` at a place (the same arithmetic as [`Channel::sample_spaced`]).
+    #[inline]
+    pub(crate) fn value(&self, c: usize, place: Place, rotation: bool) -> Vec4 {
+        match place {
+            Place::At(k) => self.values[k * self.channels + c],
+            Place::Between(i, u) => {
+                let (a, b) = (self.values[i * self.channels + c], self.values[(i + 1) * self.channels + c]);
+                if rotation { Quat::from_vec4(a).lerp(Quat::from_vec4(b), u).into() } else { a.lerp(b, u) }
+            }
+        }
+    }
+}
+
 impl Channel {
     /// The channel's value at `t` (clamped to its keys).
     pub fn sample(&self, t: f32) -> Vec4 {
+        self.sample_spaced(t, Spacing::Irregular)
+    }
+
+    /// [`sample`](Self::sample), finding the keys around `t` in O(1) when they are evenly
+    /// spaced. The answer is the same bits either way: the arithmetic index is corrected to the
+    /// exact place a binary search finds.
+    #[inline]
+    pub fn sample_spaced(&self, t: f32, spacing: Spacing) -> Vec4 {
         let n = self.times.len();
         let value = |i: usize| {
             if self.interpolation == Interpolation::CubicSpline {
@@ -60,7 +178,20 @@ impl Channel {
         if t <= self.times[0] {
             return value(0);
         }
-        let next = self.times.partition_point(|&k| k <= t);
+        let next = match spacing {
+            Spacing::Uniform { first, rate } => {
+                // The count of keys at or before `t`, as partition_point gives it.
+                let mut next = (((t - first) * rate) as usize + 1).min(n);
+                while next < n && self.times[next] <= t {
+                    next += 1;
+                }
+                while next > 1 && self.times[next - 1] > t {
+                    next -= 1;
+                }
+                next
+            }
+            Spacing::Irregular => self.times.partition_point(|&k| k <= t),
+        };
         if next >= n {
             return value(n - 1);
         }
@@ -146,6 +277,10 @@ pub struct Skeleton3D {
     /// The skinned mesh, when the file has one.
     pub mesh: Option<SkinnedMesh>,
     pub(crate) clip_index: HashMap<String, usize>,
+    /// Per clip, per channel: how its keys are spaced.
+    pub(crate) spacing: Vec<Vec<Spacing>>,
+    /// Per clip: its keys time-major, when every channel shares evenly spaced linear keys.
+    pub(crate) baked: Vec<Option<Baked>>,
 }
 
 impl Skeleton3D {
@@ -159,6 +294,8 @@ impl Skeleton3D {
         mesh: Option<SkinnedMesh>,
     ) -> Self {
         let clip_index = clips.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
+        let spacing = clips.iter().map(|c| c.channels.iter().map(|ch| Spacing::of(&ch.times)).collect()).collect();
+        let baked = clips.iter().map(Baked::of).collect();
         Skeleton3D {
             names,
             parents,
@@ -169,6 +306,8 @@ impl Skeleton3D {
             clips,
             mesh,
             clip_index,
+            spacing,
+            baked,
         }
     }
 
