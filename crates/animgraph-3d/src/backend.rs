@@ -5,7 +5,7 @@ use std::sync::Arc;
 use animgraph::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
-use crate::skeleton::{Property, Skeleton3D};
+use crate::skeleton::{Place, Property, Skeleton3D};
 
 /// A 3D pose: local transforms per joint and world matrices.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +18,82 @@ pub struct Pose3D {
     pub scales: Vec<Vec3>,
     /// World transforms (including the skeleton's root transform).
     pub world: Vec<Affine3A>,
+}
+
+/// One joint's running sums within a layer: the weighted translation and scale deltas, and the
+/// rotations seen so far (the first two, their weights, their weighted sum and total weight).
+#[derive(Clone, Copy, Debug)]
+struct Accum {
+    translation: Vec3,
+    scale: Vec3,
+    first: Quat,
+    second: Quat,
+    sum: Vec4,
+    weights: [f32; 2],
+    total: f32,
+    count: u32,
+}
+
+impl Accum {
+    const EMPTY: Accum = Accum {
+        translation: Vec3::ZERO,
+        scale: Vec3::ZERO,
+        first: Quat::IDENTITY,
+        second: Quat::IDENTITY,
+        sum: Vec4::ZERO,
+        weights: [0.0; 2],
+        total: 0.0,
+        count: 0,
+    };
+}
+
+/// What adding one sample value to a joint's sums reads: the pose below and the setup pose.
+struct Below<'a> {
+    skeleton: &'a Skeleton3D,
+    pose: &'a Pose3D,
+    additive: bool,
+}
+
+impl Below<'_> {
+    /// Adds `v` (a unit quaternion for rotations) with weight `w` to joint `j`'s sums.
+    #[inline(always)]
+    fn add(&self, acc: &mut Accum, j: usize, property: Property, v: Vec4, w: f32) {
+        match property {
+            Property::Translation => {
+                let reference =
+                    if self.additive { self.skeleton.rest_translation[j] } else { self.pose.translations[j] };
+                acc.translation += w * (v.truncate() - reference);
+            }
+            Property::Scale => {
+                let reference = if self.additive { self.skeleton.rest_scale[j] } else { self.pose.scales[j] };
+                acc.scale += w * (v.truncate() - reference);
+            }
+            Property::Rotation => {
+                let mut q = Quat::from_vec4(v);
+                if self.additive {
+                    q = self.skeleton.rest_rotation[j].inverse() * q;
+                }
+                if acc.count == 0 {
+                    acc.first = q;
+                    acc.sum = Vec4::from(q) * w;
+                    acc.weights = [w, 0.0];
+                    acc.total = w;
+                } else {
+                    // Hemisphere correction: blend with the first sample's side.
+                    if q.dot(acc.first) < 0.0 {
+                        q = -q;
+                    }
+                    if acc.count == 1 {
+                        acc.second = q;
+                        acc.weights[1] = w;
+                    }
+                    acc.sum += Vec4::from(q) * w;
+                    acc.total += w;
+                }
+                acc.count += 1;
+            }
+        }
+    }
 }
 
 /// Poses a [`Skeleton3D`] from clip samples (see [`PoseBackend::apply`] for the contract).
@@ -35,14 +111,8 @@ pub struct Skeleton3DPoseBackend {
     skeleton: Arc<Skeleton3D>,
     /// The pose after the last `apply`.
     pub pose: Pose3D,
-    translation_delta: Vec<Vec3>,
-    scale_delta: Vec<Vec3>,
-    rotation_first: Vec<Quat>,
-    rotation_second: Vec<Quat>,
-    rotation_sum: Vec<Vec4>,
-    rotation_weights: Vec<[f32; 2]>,
-    rotation_count: Vec<u32>,
-    rotation_total: Vec<f32>,
+    /// Per joint: the current layer's running sums.
+    accum: Vec<Accum>,
     masks: Vec<Vec<bool>>,
     warnings: Vec<String>,
 }
@@ -52,14 +122,7 @@ impl Clone for Skeleton3DPoseBackend {
         Skeleton3DPoseBackend {
             skeleton: Arc::clone(&self.skeleton),
             pose: self.pose.clone(),
-            translation_delta: self.translation_delta.clone(),
-            scale_delta: self.scale_delta.clone(),
-            rotation_first: self.rotation_first.clone(),
-            rotation_second: self.rotation_second.clone(),
-            rotation_sum: self.rotation_sum.clone(),
-            rotation_weights: self.rotation_weights.clone(),
-            rotation_count: self.rotation_count.clone(),
-            rotation_total: self.rotation_total.clone(),
+            accum: self.accum.clone(),
             masks: self.masks.clone(),
             warnings: self.warnings.clone(),
         }
@@ -77,14 +140,7 @@ impl Skeleton3DPoseBackend {
                 scales: skeleton.rest_scale.clone(),
                 world: vec![Affine3A::IDENTITY; n],
             },
-            translation_delta: vec![Vec3::ZERO; n],
-            scale_delta: vec![Vec3::ZERO; n],
-            rotation_first: vec![Quat::IDENTITY; n],
-            rotation_second: vec![Quat::IDENTITY; n],
-            rotation_sum: vec![Vec4::ZERO; n],
-            rotation_weights: vec![[0.0; 2]; n],
-            rotation_count: vec![0; n],
-            rotation_total: vec![0.0; n],
+            accum: vec![Accum::EMPTY; n],
             masks: Vec::new(),
             warnings: Vec::new(),
             skeleton,
@@ -160,115 +216,97 @@ impl PoseBackend for Skeleton3DPoseBackend {
     }
 
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
-        let skeleton = Arc::clone(&self.skeleton);
-        self.pose.translations.copy_from_slice(&skeleton.rest_translation);
-        self.pose.rotations.copy_from_slice(&skeleton.rest_rotation);
-        self.pose.scales.copy_from_slice(&skeleton.rest_scale);
-        let masks = std::mem::take(&mut self.masks);
+        let skeleton = &*self.skeleton;
+        let pose = &mut self.pose;
+        pose.translations.copy_from_slice(&skeleton.rest_translation);
+        pose.rotations.copy_from_slice(&skeleton.rest_rotation);
+        pose.scales.copy_from_slice(&skeleton.rest_scale);
         for (l, info) in layers.iter().enumerate() {
             if info.weight <= 0.0 {
                 continue;
             }
-            let mask = info.mask.and_then(|m| masks.get(m.0 as usize));
+            let mask = info.mask.and_then(|m| self.masks.get(m.0 as usize)).map(Vec::as_slice);
+            let excluded = |j: usize| mask.is_some_and(|m| !m[j]);
             let additive = info.blend == ClipBlend::Additive;
-            self.translation_delta.fill(Vec3::ZERO);
-            self.scale_delta.fill(Vec3::ZERO);
-            self.rotation_count.fill(0);
+            self.accum.fill(Accum::EMPTY);
+            let below = Below { skeleton, pose, additive };
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
-                let Some(clip) = skeleton.clips.get(sample.clip.0 as usize) else { continue };
+                let c = sample.clip.0 as usize;
+                let Some(clip) = skeleton.clips.get(c) else { continue };
                 let w = sample.weight;
-                let spacing = &skeleton.spacing[sample.clip.0 as usize];
-                let baked = skeleton.baked[sample.clip.0 as usize].as_ref();
-                let place = baked.map(|b| b.place(sample.time));
-                for (c, (channel, &spaced)) in clip.channels.iter().zip(spacing).enumerate() {
-                    let j = channel.joint as usize;
-                    if mask.is_some_and(|m| !m[j]) {
-                        continue;
-                    }
-                    let v = match (baked, place) {
-                        (Some(b), Some(p)) => b.value(c, p, channel.property == Property::Rotation),
-                        _ => channel.sample_spaced(sample.time, spaced),
-                    };
-                    match channel.property {
-                        Property::Translation => {
-                            let reference = if additive {
-                                skeleton.rest_translation[j]
-                            } else {
-                                self.pose.translations[j]
-                            };
-                            self.translation_delta[j] += w * (v.truncate() - reference);
-                        }
-                        Property::Scale => {
-                            let reference =
-                                if additive { skeleton.rest_scale[j] } else { self.pose.scales[j] };
-                            self.scale_delta[j] += w * (v.truncate() - reference);
-                        }
-                        Property::Rotation => {
-                            let mut q = Quat::from_vec4(v).normalize();
-                            if additive {
-                                q = skeleton.rest_rotation[j].inverse() * q;
-                            }
-                            match self.rotation_count[j] {
-                                0 => {
-                                    self.rotation_first[j] = q;
-                                    self.rotation_sum[j] = Vec4::from(q) * w;
-                                    self.rotation_weights[j] = [w, 0.0];
-                                }
-                                count => {
-                                    // Hemisphere correction: blend with the first sample's side.
-                                    if q.dot(self.rotation_first[j]) < 0.0 {
-                                        q = -q;
-                                    }
-                                    if count == 1 {
-                                        self.rotation_second[j] = q;
-                                        self.rotation_weights[j][1] = w;
-                                    }
-                                    self.rotation_sum[j] += Vec4::from(q) * w;
+                if let Some(baked) = &skeleton.baked[c] {
+                    // One place for all channels; values read row by row.
+                    match baked.place(sample.time) {
+                        Place::At(k) => {
+                            for (&(j, property), &v) in baked.targets.iter().zip(baked.row(k)) {
+                                let j = j as usize;
+                                if !excluded(j) {
+                                    below.add(&mut self.accum[j], j, property, v, w);
                                 }
                             }
-                            self.rotation_count[j] += 1;
-                            self.rotation_total[j] =
-                                if self.rotation_count[j] == 1 { w } else { self.rotation_total[j] + w };
+                        }
+                        Place::Between(i, u) => {
+                            let rows = baked.row(i).iter().zip(baked.row(i + 1));
+                            for (&(j, property), (&a, &b)) in baked.targets.iter().zip(rows) {
+                                let j = j as usize;
+                                if excluded(j) {
+                                    continue;
+                                }
+                                let v = if property == Property::Rotation {
+                                    Quat::from_vec4(a).lerp(Quat::from_vec4(b), u).into()
+                                } else {
+                                    a.lerp(b, u)
+                                };
+                                below.add(&mut self.accum[j], j, property, v, w);
+                            }
                         }
                     }
-                }
-            }
-            for j in 0..skeleton.joint_count() {
-                self.pose.translations[j] += info.weight * self.translation_delta[j];
-                self.pose.scales[j] += info.weight * self.scale_delta[j];
-                let count = self.rotation_count[j];
-                if count == 0 {
                     continue;
                 }
-                let [w1, w2] = self.rotation_weights[j];
-                let (blend, filled) = match count {
-                    1 => (self.rotation_first[j], w1),
-                    2 if w1 + w2 > 0.0 => {
-                        (self.rotation_first[j].slerp(self.rotation_second[j], w2 / (w1 + w2)), w1 + w2)
+                for (channel, &spaced) in clip.channels.iter().zip(&skeleton.spacing[c]) {
+                    let j = channel.joint as usize;
+                    if excluded(j) {
+                        continue;
                     }
+                    let mut v = channel.sample_spaced(sample.time, spaced);
+                    if channel.property == Property::Rotation {
+                        v = Quat::from_vec4(v).normalize().into();
+                    }
+                    below.add(&mut self.accum[j], j, channel.property, v, w);
+                }
+            }
+            let joints =
+                self.accum.iter().zip(&mut pose.translations).zip(&mut pose.scales).zip(&mut pose.rotations);
+            for (((acc, translation), scale), rotation) in joints {
+                *translation += info.weight * acc.translation;
+                *scale += info.weight * acc.scale;
+                if acc.count == 0 {
+                    continue;
+                }
+                let [w1, w2] = acc.weights;
+                let (blend, filled) = match acc.count {
+                    1 => (acc.first, w1),
+                    2 if w1 + w2 > 0.0 => (acc.first.slerp(acc.second, w2 / (w1 + w2)), w1 + w2),
                     _ => {
-                        let sum = self.rotation_sum[j];
-                        let total = sum.length();
+                        let total = acc.sum.length();
                         if total < 1e-9 {
                             continue;
                         }
                         // The filled weight is the samples' total (the sum's length is not, once
                         // rotations differ).
-                        (Quat::from_vec4(sum / total), self.rotation_total[j])
+                        (Quat::from_vec4(acc.sum / total), acc.total)
                     }
                 };
                 let amount = (filled * info.weight).clamp(0.0, 1.0);
-                if amount >= 1.0 && !additive {
-                    self.pose.rotations[j] = blend.normalize();
+                *rotation = if amount >= 1.0 && !additive {
+                    blend.normalize()
                 } else if additive {
-                    let delta = Quat::IDENTITY.slerp(blend, amount);
-                    self.pose.rotations[j] = (self.pose.rotations[j] * delta).normalize();
+                    (*rotation * Quat::IDENTITY.slerp(blend, amount)).normalize()
                 } else {
-                    self.pose.rotations[j] = self.pose.rotations[j].slerp(blend, amount).normalize();
-                }
+                    rotation.slerp(blend, amount).normalize()
+                };
             }
         }
-        self.masks = masks;
         self.update_world();
     }
 }

@@ -71,7 +71,8 @@ impl Spacing {
         if !(step > 0.0 && step.is_finite()) {
             return Spacing::Irregular;
         }
-        let even = times.iter().enumerate().all(|(i, &t)| (t - (first + i as f32 * step)).abs() <= step * 1e-3);
+        let even =
+            times.iter().enumerate().all(|(i, &t)| (t - (first + i as f32 * step)).abs() <= step * 1e-3);
         if even { Spacing::Uniform { first, rate: 1.0 / step } } else { Spacing::Irregular }
     }
 }
@@ -86,6 +87,8 @@ pub(crate) struct Baked {
     rate: f32,
     channels: usize,
     values: Vec<Vec4>,
+    /// Per channel: its joint and property, contiguous (the loop over a row reads nothing else).
+    pub(crate) targets: Vec<(u16, Property)>,
 }
 
 /// Where a time falls among a baked clip's keys.
@@ -103,7 +106,9 @@ impl Baked {
         let first = clip.channels.first()?;
         let Spacing::Uniform { first: t0, rate } = Spacing::of(&first.times) else { return None };
         let same = clip.channels.iter().all(|c| {
-            c.interpolation == Interpolation::Linear && c.times == first.times && c.values.len() == c.times.len()
+            c.interpolation == Interpolation::Linear
+                && c.times == first.times
+                && c.values.len() == c.times.len()
         });
         if !same {
             return None;
@@ -112,10 +117,17 @@ impl Baked {
         let mut values = Vec::with_capacity(keys * channels);
         for k in 0..keys {
             for c in &clip.channels {
-                values.push(c.values[k]);
+                // Rotation keys are stored unit length, so a key read as is needs no normalising.
+                let v = c.values[k];
+                values.push(if c.property == Property::Rotation {
+                    Quat::from_vec4(v).normalize().into()
+                } else {
+                    v
+                });
             }
         }
-        Some(Baked { times: first.times.clone(), first: t0, rate, channels, values })
+        let targets = clip.channels.iter().map(|c| (c.joint, c.property)).collect();
+        Some(Baked { times: first.times.clone(), first: t0, rate, channels, values, targets })
     }
 
     /// Where `t` falls, exactly as [`Channel::sample_spaced`] finds it.
@@ -140,16 +152,10 @@ impl Baked {
         Place::Between(i, if dt > 0.0 { (t - self.times[i]) / dt } else { 0.0 })
     }
 
-    /// Channel `c` at a place (the same arithmetic as [`Channel::sample_spaced`]).
+    /// Key `k`'s values, one per channel.
     #[inline]
-    pub(crate) fn value(&self, c: usize, place: Place, rotation: bool) -> Vec4 {
-        match place {
-            Place::At(k) => self.values[k * self.channels + c],
-            Place::Between(i, u) => {
-                let (a, b) = (self.values[i * self.channels + c], self.values[(i + 1) * self.channels + c]);
-                if rotation { Quat::from_vec4(a).lerp(Quat::from_vec4(b), u).into() } else { a.lerp(b, u) }
-            }
-        }
+    pub(crate) fn row(&self, k: usize) -> &[Vec4] {
+        &self.values[k * self.channels..(k + 1) * self.channels]
     }
 }
 
@@ -294,7 +300,8 @@ impl Skeleton3D {
         mesh: Option<SkinnedMesh>,
     ) -> Self {
         let clip_index = clips.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
-        let spacing = clips.iter().map(|c| c.channels.iter().map(|ch| Spacing::of(&ch.times)).collect()).collect();
+        let spacing =
+            clips.iter().map(|c| c.channels.iter().map(|ch| Spacing::of(&ch.times)).collect()).collect();
         let baked = clips.iter().map(Baked::of).collect();
         Skeleton3D {
             names,
