@@ -22,6 +22,29 @@ pub struct SkeletonEvent {
 /// Most clip events one `apply` records; more are dropped and counted.
 pub const MAX_EVENTS_PER_APPLY: usize = 64;
 
+/// One bone's sums within a layer: the weighted deltas per channel, and its rotation samples as
+/// an anchor (the first value), the sum of weights and the weighted sum of shortest arcs from the
+/// anchor (so samples blend along the shortest arc between each other, not each from the
+/// reference).
+#[derive(Clone, Copy, Debug)]
+struct BoneSums {
+    delta: [f32; CHANNELS],
+    rotation_anchor: f32,
+    rotation_weight: f32,
+    rotation_sum: f32,
+    touched: bool,
+}
+
+impl BoneSums {
+    const EMPTY: BoneSums = BoneSums {
+        delta: [0.0; CHANNELS],
+        rotation_anchor: 0.0,
+        rotation_weight: 0.0,
+        rotation_sum: 0.0,
+        touched: false,
+    };
+}
+
 /// Poses a [`Skeleton2D`] from clip samples (see [`PoseBackend::apply`] for the contract).
 ///
 /// The skeleton is shared (`Arc`) so many characters use one copy of the data; each backend owns
@@ -31,13 +54,11 @@ pub struct Skeleton2DPoseBackend {
     skeleton: Arc<Skeleton2D>,
     /// The pose after the last `apply` (world transforms included).
     pub pose: Pose,
-    delta: [Vec<f32>; CHANNELS],
-    /// Per bone, this layer's rotation samples: anchor (first value), sum of weights, and the
-    /// weighted sum of shortest arcs from the anchor (so samples blend along the shortest arc
-    /// between each other, not each from the reference).
-    rotation_anchor: Vec<f32>,
-    rotation_weight: Vec<f32>,
-    rotation_sum: Vec<f32>,
+    /// Per bone: the current layer's running sums (see [`BoneSums`]).
+    sums: Vec<BoneSums>,
+    /// The bones the current layer's samples key, in first-keyed order (their sums are added to
+    /// the pose and reset at the layer's end; nothing else is visited).
+    touched: Vec<u16>,
     color_delta: Vec<[f32; 4]>,
     masks: Vec<Vec<bool>>,
     events: Vec<SkeletonEvent>,
@@ -54,10 +75,9 @@ impl Clone for Skeleton2DPoseBackend {
         Skeleton2DPoseBackend {
             skeleton: Arc::clone(&self.skeleton),
             pose: self.pose.clone(),
-            delta: self.delta.clone(),
-            rotation_anchor: self.rotation_anchor.clone(),
-            rotation_weight: self.rotation_weight.clone(),
-            rotation_sum: self.rotation_sum.clone(),
+            sums: self.sums.clone(),
+            // Empty between applies; a derived clone would drop the capacity and allocate.
+            touched: Vec::with_capacity(self.sums.len()),
             color_delta: self.color_delta.clone(),
             masks: self.masks.clone(),
             events,
@@ -74,10 +94,8 @@ impl Skeleton2DPoseBackend {
         let slots = skeleton.slot_bones.len();
         Skeleton2DPoseBackend {
             pose: skeleton.setup.clone(),
-            delta: std::array::from_fn(|_| vec![0.0; bones]),
-            rotation_anchor: vec![0.0; bones],
-            rotation_weight: vec![0.0; bones],
-            rotation_sum: vec![0.0; bones],
+            sums: vec![BoneSums::EMPTY; bones],
+            touched: Vec::with_capacity(bones),
             color_delta: vec![[0.0; 4]; slots],
             masks: Vec::new(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
@@ -116,8 +134,12 @@ impl Skeleton2DPoseBackend {
             .map(|(b, _)| self.skeleton.data.bones[b].name.clone())
             .collect()
     }
+}
 
-    fn fire_events(&mut self, clip: &BoundClip, sample: &ClipSample) {
+/// Records the events `sample` passed over in `clip` (at most [`MAX_EVENTS_PER_APPLY`] in all;
+/// more are counted in `dropped`).
+fn fire_events(events: &mut Vec<SkeletonEvent>, dropped: &mut usize, clip: &BoundClip, sample: &ClipSample) {
+    {
         let (prev, time, duration) = (sample.prev_time, sample.time, clip.duration);
         let forward = if sample.looped { time < prev } else { time >= prev };
         let mut fire = |lo: f32, hi: f32, lo_inclusive: bool, hi_inclusive: bool| {
@@ -125,15 +147,10 @@ impl Skeleton2DPoseBackend {
                 let above = if lo_inclusive { t >= lo } else { t > lo };
                 let below = if hi_inclusive { t <= hi } else { t < hi };
                 if above && below {
-                    if self.events.len() < MAX_EVENTS_PER_APPLY {
-                        self.events.push(SkeletonEvent {
-                            event,
-                            clip: sample.clip,
-                            layer: sample.layer,
-                            time: t,
-                        });
+                    if events.len() < MAX_EVENTS_PER_APPLY {
+                        events.push(SkeletonEvent { event, clip: sample.clip, layer: sample.layer, time: t });
                     } else {
-                        self.events_dropped += 1;
+                        *dropped += 1;
                     }
                 }
             }
@@ -179,31 +196,25 @@ impl PoseBackend for Skeleton2DPoseBackend {
     /// pose for Additive ones; channels a clip does not key contribute nothing (they keep the pose
     /// below). Rotations take the shortest arc. IK mix and bend are discrete, like attachments.
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
-        let skeleton = Arc::clone(&self.skeleton);
+        let skeleton = &*self.skeleton;
         let setup = &skeleton.setup;
+        let pose = &mut self.pose;
         for c in 0..CHANNELS {
-            self.pose.channels[c].copy_from_slice(&setup.channels[c]);
+            pose.channels[c].copy_from_slice(&setup.channels[c]);
         }
-        self.pose.colors.copy_from_slice(&setup.colors);
-        self.pose.attachments.copy_from_slice(&setup.attachments);
-        self.pose.draw_order.copy_from_slice(&setup.draw_order);
-        self.pose.ik.copy_from_slice(&setup.ik);
+        pose.colors.copy_from_slice(&setup.colors);
+        pose.attachments.copy_from_slice(&setup.attachments);
+        pose.draw_order.copy_from_slice(&setup.draw_order);
+        pose.ik.copy_from_slice(&setup.ik);
         self.events.clear();
         self.events_dropped = 0;
-        // Taken out for the loop (no allocation) so events can be pushed while masks are read.
-        let masks = std::mem::take(&mut self.masks);
 
         for (l, info) in layers.iter().enumerate() {
             if info.weight <= 0.0 {
                 continue;
             }
-            let mask = info.mask.and_then(|m| masks.get(m.0 as usize));
+            let mask = info.mask.and_then(|m| self.masks.get(m.0 as usize)).map(Vec::as_slice);
             let additive = info.blend == ClipBlend::Additive;
-            for d in &mut self.delta {
-                d.fill(0.0);
-            }
-            self.rotation_weight.fill(0.0);
-            self.rotation_sum.fill(0.0);
             let layer_keys_colors = samples
                 .iter()
                 .filter(|s| s.layer as usize == l)
@@ -214,25 +225,32 @@ impl PoseBackend for Skeleton2DPoseBackend {
             let mut heaviest: Option<&ClipSample> = None;
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
                 let Some(clip) = skeleton.clips.get(sample.clip.0 as usize) else { continue };
+                let w = sample.weight;
                 for channel in &clip.channels {
                     let b = channel.bone as usize;
                     if mask.is_some_and(|m| !m[b]) {
                         continue;
                     }
                     let v = sample_keys(&channel.keys, sample.time);
-                    for (k, value) in v.iter().enumerate().take(channel.width as usize) {
-                        let c = channel.first as usize + k;
-                        if c == ROTATION {
-                            if self.rotation_weight[b] == 0.0 {
-                                self.rotation_anchor[b] = *value;
-                            }
-                            self.rotation_sum[b] += sample.weight * shortest(value - self.rotation_anchor[b]);
-                            self.rotation_weight[b] += sample.weight;
-                            continue;
+                    let sums = &mut self.sums[b];
+                    if !sums.touched {
+                        sums.touched = true;
+                        self.touched.push(channel.bone);
+                    }
+                    let first = channel.first as usize;
+                    if first == ROTATION {
+                        let value = v[0];
+                        if sums.rotation_weight == 0.0 {
+                            sums.rotation_anchor = value;
                         }
-                        let reference =
-                            if additive { setup.channels[c][b] } else { self.pose.channels[c][b] };
-                        self.delta[c][b] += sample.weight * (value - reference);
+                        sums.rotation_sum += w * shortest(value - sums.rotation_anchor);
+                        sums.rotation_weight += w;
+                        continue;
+                    }
+                    for (k, value) in v.iter().enumerate().take(channel.width as usize) {
+                        let c = first + k;
+                        let reference = if additive { setup.channels[c][b] } else { pose.channels[c][b] };
+                        sums.delta[c] += w * (value - reference);
                     }
                 }
                 for (slot, keys) in &clip.colors {
@@ -242,34 +260,36 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     }
                     let v = sample_keys(keys, sample.time);
                     for (k, value) in v.iter().enumerate() {
-                        let reference = if additive { setup.colors[s][k] } else { self.pose.colors[s][k] };
-                        self.color_delta[s][k] += sample.weight * (value - reference);
+                        let reference = if additive { setup.colors[s][k] } else { pose.colors[s][k] };
+                        self.color_delta[s][k] += w * (value - reference);
                     }
                 }
-                if heaviest.is_none_or(|h| sample.weight > h.weight) {
+                if heaviest.is_none_or(|h| w > h.weight) {
                     heaviest = Some(sample);
                 }
-                if sample.weight >= info.event_threshold && !clip.events.is_empty() {
-                    self.fire_events(clip, sample);
+                if w >= info.event_threshold && !clip.events.is_empty() {
+                    fire_events(&mut self.events, &mut self.events_dropped, clip, sample);
                 }
             }
-            for b in 0..self.rotation_weight.len() {
-                let weight = self.rotation_weight[b];
+            for &b in &self.touched {
+                let b = b as usize;
+                let sums = &mut self.sums[b];
+                let weight = sums.rotation_weight;
                 if weight > 0.0 {
-                    let mean = self.rotation_anchor[b] + self.rotation_sum[b] / weight;
+                    let mean = sums.rotation_anchor + sums.rotation_sum / weight;
                     let reference =
-                        if additive { setup.channels[ROTATION][b] } else { self.pose.channels[ROTATION][b] };
-                    self.delta[ROTATION][b] = shortest(mean - reference) * weight;
+                        if additive { setup.channels[ROTATION][b] } else { pose.channels[ROTATION][b] };
+                    sums.delta[ROTATION] = shortest(mean - reference) * weight;
                 }
-            }
-            for c in 0..CHANNELS {
-                for (b, d) in self.delta[c].iter().enumerate() {
-                    self.pose.channels[c][b] += info.weight * d;
+                for (channel, d) in pose.channels.iter_mut().zip(sums.delta) {
+                    channel[b] += info.weight * d;
                 }
+                *sums = BoneSums::EMPTY;
             }
+            self.touched.clear();
             if layer_keys_colors {
                 for (s, d) in self.color_delta.iter().enumerate() {
-                    for (color, delta) in self.pose.colors[s].iter_mut().zip(d) {
+                    for (color, delta) in pose.colors[s].iter_mut().zip(d) {
                         *color = (*color + info.weight * delta).clamp(0.0, 1.0);
                     }
                 }
@@ -284,24 +304,23 @@ impl PoseBackend for Skeleton2DPoseBackend {
                             continue;
                         }
                         if let Some(a) = stepped(keys, sample.time) {
-                            self.pose.attachments[s] = *a;
+                            pose.attachments[s] = *a;
                         }
                     }
                     if let Some(order) = stepped(&clip.draw_order, sample.time) {
-                        self.pose.draw_order.copy_from_slice(order);
+                        pose.draw_order.copy_from_slice(order);
                     }
                     for (constraint, keys) in &clip.ik {
                         let n = keys.partition_point(|k| k.0 <= sample.time);
                         if n > 0 {
                             let (_, mix, bend) = keys[n - 1];
-                            self.pose.ik[*constraint as usize] = (mix, bend);
+                            pose.ik[*constraint as usize] = (mix, bend);
                         }
                     }
                 }
             }
         }
-        self.masks = masks;
-        skeleton.update_world(&mut self.pose);
+        skeleton.update_world(pose);
     }
 }
 

@@ -441,10 +441,24 @@ impl Skeleton2D {
 }
 
 /// An angle difference in degrees brought into (-180, 180].
+#[inline]
 pub fn shortest(degrees: f32) -> f32 {
-    // `round` is one instruction where `rem_euclid` is a libm call; -180 maps to 180.
-    let d = degrees - 360.0 * (degrees / 360.0).round();
-    if d <= -180.0 { d + 360.0 } else { d }
+    // Whole turns by truncation (one instruction; `round` and `rem_euclid` are libm calls on
+    // baseline x86-64), then at most one turn more either way; -180 maps to 180.
+    let turns = degrees / 360.0;
+    let d = if turns.abs() < 8_388_608.0 {
+        degrees - 360.0 * (turns as i32 as f32)
+    } else {
+        // Too big for the subtraction to be exact; the remainder is.
+        degrees.rem_euclid(360.0)
+    };
+    if d > 180.0 {
+        d - 360.0
+    } else if d <= -180.0 {
+        d + 360.0
+    } else {
+        d
+    }
 }
 
 #[cfg(test)]
@@ -461,8 +475,17 @@ mod tests {
             (-180.0, 180.0),
             (359.0, -1.0),
             (-725.0, -5.0),
+            (180.0, 180.0),
+            (181.0, -179.0),
+            (-179.0, -179.0),
         ] {
             assert!((shortest(input) - expected).abs() < 1e-3, "{input} -> {}", shortest(input));
         }
+        // Huge angles take the exact remainder instead; still within half a turn.
+        for huge in [1.0e12f32, -3.0e15, 7.5e30] {
+            let d = shortest(huge);
+            assert!(d > -180.0 && d <= 180.0, "{huge} -> {d}");
+        }
+        assert!(shortest(f32::NAN).is_nan());
     }
 }
