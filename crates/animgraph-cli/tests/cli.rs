@@ -418,3 +418,31 @@ fn simulate_record_writes_a_recording_of_every_frame() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bench_json_reports_every_scenario_and_no_allocations() {
+    let (code, out) = animgraph(&["bench", "--json", "--budget-ms", "2", "--crowd", "16"]);
+    assert_eq!(code, 0, "{out}");
+    let json_line = out.lines().find(|l| l.starts_with('{')).unwrap_or_else(|| panic!("no JSON in {out}"));
+    let report: serde_json::Value = serde_json::from_str(json_line).unwrap();
+    assert!(report["machine"]["cores"].as_u64().unwrap() >= 1, "{report}");
+    let rows = report["rows"].as_array().unwrap();
+    let row = |prefix: &str| {
+        rows.iter()
+            .find(|r| r["scenario"].as_str().unwrap().starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} row in {report}"))
+    };
+    for scenario in ["bind locomotion", "advance locomotion", "apply GBot", "apply Robot", "net encode"] {
+        let value = row(scenario)["value"].as_f64().unwrap();
+        assert!(value > 0.0 && value.is_finite(), "{scenario}: {value}");
+    }
+    assert_eq!(row("allocations per frame")["value"].as_f64(), Some(0.0), "{report}");
+}
+
+#[cfg(not(feature = "peer"))]
+#[test]
+fn bench_peer_without_the_feature_says_how_to_build_it() {
+    let (code, out) = animgraph(&["bench", "--peer", "--budget-ms", "1", "--crowd", "1"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("--features peer"), "{out}");
+}
