@@ -75,20 +75,7 @@ pub fn skin_positions(skeleton: &Skeleton3D, pose: &Pose3D, out: &mut Vec<(Vec3,
 /// A camera looking at the pose's mesh from the front (+z), a little above and to the side,
 /// framing it with room to move.
 pub fn fit_camera(skeleton: &Skeleton3D, pose: &Pose3D, width: u32, height: u32) -> Camera3D {
-    let mut skinned = Vec::new();
-    skin_positions(skeleton, pose, &mut skinned);
-    let points: Vec<Vec3> = if skinned.is_empty() {
-        pose.world.iter().map(|m| Vec3::from(m.translation)).collect()
-    } else {
-        skinned.iter().map(|p| p.0).collect()
-    };
-    let (mut min, mut max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
-    for p in &points {
-        min = min.min(*p);
-        max = max.max(*p);
-    }
-    let centre = (min + max) * 0.5;
-    let radius = ((max - min).length() * 0.5).max(1e-3);
+    let (centre, radius) = pose_sphere(skeleton, pose);
     let direction = Vec3::new(0.45, 0.25, 1.0).normalize();
     let eye = centre + Vec3::Y * radius * 0.25 + direction * radius * 4.2;
     let view = Mat4::look_at_rh(eye, centre, Vec3::Y);

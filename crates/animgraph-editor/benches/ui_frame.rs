@@ -1,60 +1,13 @@
 //! One editor UI frame (layout, painting and tessellation, no GPU) on a 500-state graph with
 //! about a thousand transitions, the live player running. `cargo bench -p animgraph-editor`.
 
-use animgraph::AnimationGraph;
-use animgraph::graph::{
-    ClipState, ConditionOp, GraphCondition, GraphLayer, GraphMachine, GraphParameter, GraphState,
-    GraphTransition, ParameterType, StateKind,
-};
+use animgraph_bench::fixtures::big_graph;
 use animgraph_editor::Editor;
 use animgraph_editor::settings::Settings;
 use eframe::egui;
 
 fn main() {
     divan::main();
-}
-
-/// A 25 x 20 grid of clip states, each with transitions to its right and lower neighbours.
-fn big_graph(states: usize) -> AnimationGraph {
-    let columns = 25;
-    let mut machine = GraphMachine::default();
-    for i in 0..states {
-        let mut s = GraphState::new(
-            format!("S{i}"),
-            StateKind::Clip(ClipState { clip: format!("clip{}", i % 7), looping: true }),
-        );
-        s.editor_position = [(i % columns) as f32 * 200.0, (i / columns) as f32 * 110.0];
-        machine.states.push(s);
-    }
-    for i in 0..states {
-        for j in [i + 1, i + columns] {
-            if j < states && (j != i + 1 || (i + 1) % columns != 0) {
-                machine.transitions.push(GraphTransition {
-                    from: format!("S{i}"),
-                    to: format!("S{j}"),
-                    conditions: vec![GraphCondition {
-                        parameter: "speed".into(),
-                        op: ConditionOp::Greater,
-                        value: (i % 5) as f32,
-                    }],
-                    exit_time: 0.9,
-                    ..Default::default()
-                });
-            }
-        }
-    }
-    machine.entry = "S0".into();
-    AnimationGraph {
-        uid: "res_bench".into(),
-        parameters: vec![GraphParameter {
-            name: "speed".into(),
-            kind: ParameterType::Float,
-            default: 0.0,
-            latch: false,
-        }],
-        layers: vec![GraphLayer { machine, ..Default::default() }],
-        ..Default::default()
-    }
 }
 
 fn input() -> egui::RawInput {

@@ -121,18 +121,7 @@ impl RecordedFrame {
         RecordedFrame {
             time,
             frame: PlayerFrame::capture(player),
-            samples: buffer
-                .samples()
-                .iter()
-                .map(|s| SampleRecord {
-                    clip: names.clip_name(s.clip),
-                    time: s.time,
-                    prev_time: s.prev_time,
-                    weight: s.weight,
-                    layer: s.layer,
-                    looped: s.looped,
-                })
-                .collect(),
+            samples: buffer.samples().iter().map(|s| SampleRecord::of(s, names)).collect(),
             layer_infos: buffer.layers().iter().map(LayerInfoRecord::from).collect(),
         }
     }

@@ -464,6 +464,20 @@ pub struct SampleRecord {
     pub looped: bool,
 }
 
+impl SampleRecord {
+    /// `sample` with its clip resolved to a name.
+    pub fn of(sample: &ClipSample, names: &dyn BackendNames) -> SampleRecord {
+        SampleRecord {
+            clip: names.clip_name(sample.clip),
+            time: sample.time,
+            prev_time: sample.prev_time,
+            weight: sample.weight,
+            layer: sample.layer,
+            looped: sample.looped,
+        }
+    }
+}
+
 /// One frame of a simulation, as `simulate` prints it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FrameRecord {
@@ -652,19 +666,7 @@ impl<B: PoseBackend + BackendNames> Simulation<B> {
                 ..LayerRecord::of(player, l)
             })
             .collect();
-        let samples = self
-            .buffer
-            .samples()
-            .iter()
-            .map(|s| SampleRecord {
-                clip: names.clip_name(s.clip),
-                time: s.time,
-                prev_time: s.prev_time,
-                weight: s.weight,
-                layer: s.layer,
-                looped: s.looped,
-            })
-            .collect();
+        let samples = self.buffer.samples().iter().map(|s| SampleRecord::of(s, names)).collect();
         let mut events: Vec<EventRecord> =
             player.events().iter().map(|e| EventRecord::of(player, e)).collect();
         let first = self.tracks.first_layer();
