@@ -5,7 +5,7 @@ use std::sync::Arc;
 use animgraph::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
-use crate::skeleton::{Place, Property, Skeleton3D};
+use crate::skeleton::{Baked, Place, Property, Skeleton3D};
 
 /// A 3D pose: local transforms per joint and world matrices.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,38 +59,109 @@ impl Below<'_> {
     #[inline(always)]
     fn add(&self, acc: &mut Accum, j: usize, property: Property, v: Vec4, w: f32) {
         match property {
-            Property::Translation => {
-                let reference =
-                    if self.additive { self.skeleton.rest_translation[j] } else { self.pose.translations[j] };
-                acc.translation += w * (v.truncate() - reference);
+            Property::Translation => self.add_translation(acc, j, v, w),
+            Property::Rotation => self.add_rotation(acc, j, Quat::from_vec4(v), w),
+            Property::Scale => self.add_scale(acc, j, v, w),
+        }
+    }
+
+    #[inline(always)]
+    fn add_translation(&self, acc: &mut Accum, j: usize, v: Vec4, w: f32) {
+        let reference =
+            if self.additive { self.skeleton.rest_translation[j] } else { self.pose.translations[j] };
+        acc.translation += w * (v.truncate() - reference);
+    }
+
+    #[inline(always)]
+    fn add_scale(&self, acc: &mut Accum, j: usize, v: Vec4, w: f32) {
+        let reference = if self.additive { self.skeleton.rest_scale[j] } else { self.pose.scales[j] };
+        acc.scale += w * (v.truncate() - reference);
+    }
+
+    /// `q` is unit length.
+    #[inline(always)]
+    fn add_rotation(&self, acc: &mut Accum, j: usize, mut q: Quat, w: f32) {
+        if self.additive {
+            q = self.skeleton.rest_rotation[j].inverse() * q;
+        }
+        if acc.count == 0 {
+            acc.first = q;
+            acc.sum = Vec4::from(q) * w;
+            acc.weights = [w, 0.0];
+            acc.total = w;
+        } else {
+            // Hemisphere correction: blend with the first sample's side.
+            if q.dot(acc.first) < 0.0 {
+                q = -q;
             }
-            Property::Scale => {
-                let reference = if self.additive { self.skeleton.rest_scale[j] } else { self.pose.scales[j] };
-                acc.scale += w * (v.truncate() - reference);
+            if acc.count == 1 {
+                acc.second = q;
+                acc.weights[1] = w;
             }
-            Property::Rotation => {
-                let mut q = Quat::from_vec4(v);
-                if self.additive {
-                    q = self.skeleton.rest_rotation[j].inverse() * q;
-                }
-                if acc.count == 0 {
-                    acc.first = q;
-                    acc.sum = Vec4::from(q) * w;
-                    acc.weights = [w, 0.0];
-                    acc.total = w;
-                } else {
-                    // Hemisphere correction: blend with the first sample's side.
-                    if q.dot(acc.first) < 0.0 {
-                        q = -q;
+            acc.sum += Vec4::from(q) * w;
+            acc.total += w;
+        }
+        acc.count += 1;
+    }
+
+    /// Adds one baked sample (rows `a` and `b`, fraction `u`; `b` is `None` at a key) to the sums,
+    /// one branch-free loop per property.
+    #[inline(always)]
+    fn add_baked(
+        &self,
+        accum: &mut [Accum],
+        baked: &Baked,
+        a: &[Vec4],
+        b: Option<(&[Vec4], f32)>,
+        w: f32,
+        mask: Option<&[bool]>,
+    ) {
+        let [t_end, r_end] = baked.ends;
+        let included = |j: usize| mask.is_none_or(|m| m[j]);
+        let joints = &baked.joints;
+        match b {
+            None => {
+                for (&j, &v) in joints[..t_end].iter().zip(&a[..t_end]) {
+                    let j = j as usize;
+                    if included(j) {
+                        self.add_translation(&mut accum[j], j, v, w);
                     }
-                    if acc.count == 1 {
-                        acc.second = q;
-                        acc.weights[1] = w;
-                    }
-                    acc.sum += Vec4::from(q) * w;
-                    acc.total += w;
                 }
-                acc.count += 1;
+                for (&j, &v) in joints[t_end..r_end].iter().zip(&a[t_end..r_end]) {
+                    let j = j as usize;
+                    if included(j) {
+                        self.add_rotation(&mut accum[j], j, Quat::from_vec4(v), w);
+                    }
+                }
+                for (&j, &v) in joints[r_end..].iter().zip(&a[r_end..]) {
+                    let j = j as usize;
+                    if included(j) {
+                        self.add_scale(&mut accum[j], j, v, w);
+                    }
+                }
+            }
+            Some((b, u)) => {
+                let rows =
+                    |r: std::ops::Range<usize>| joints[r.clone()].iter().zip(a[r.clone()].iter().zip(&b[r]));
+                for (&j, (&a, &b)) in rows(0..t_end) {
+                    let j = j as usize;
+                    if included(j) {
+                        self.add_translation(&mut accum[j], j, a.lerp(b, u), w);
+                    }
+                }
+                for (&j, (&a, &b)) in rows(t_end..r_end) {
+                    let j = j as usize;
+                    if included(j) {
+                        let q = Quat::from_vec4(a).lerp(Quat::from_vec4(b), u);
+                        self.add_rotation(&mut accum[j], j, q, w);
+                    }
+                }
+                for (&j, (&a, &b)) in rows(r_end..joints.len()) {
+                    let j = j as usize;
+                    if included(j) {
+                        self.add_scale(&mut accum[j], j, a.lerp(b, u), w);
+                    }
+                }
             }
         }
     }
@@ -237,28 +308,10 @@ impl PoseBackend for Skeleton3DPoseBackend {
                 if let Some(baked) = &skeleton.baked[c] {
                     // One place for all channels; values read row by row.
                     match baked.place(sample.time) {
-                        Place::At(k) => {
-                            for (&(j, property), &v) in baked.targets.iter().zip(baked.row(k)) {
-                                let j = j as usize;
-                                if !excluded(j) {
-                                    below.add(&mut self.accum[j], j, property, v, w);
-                                }
-                            }
-                        }
+                        Place::At(k) => below.add_baked(&mut self.accum, baked, baked.row(k), None, w, mask),
                         Place::Between(i, u) => {
-                            let rows = baked.row(i).iter().zip(baked.row(i + 1));
-                            for (&(j, property), (&a, &b)) in baked.targets.iter().zip(rows) {
-                                let j = j as usize;
-                                if excluded(j) {
-                                    continue;
-                                }
-                                let v = if property == Property::Rotation {
-                                    Quat::from_vec4(a).lerp(Quat::from_vec4(b), u).into()
-                                } else {
-                                    a.lerp(b, u)
-                                };
-                                below.add(&mut self.accum[j], j, property, v, w);
-                            }
+                            let next = Some((baked.row(i + 1), u));
+                            below.add_baked(&mut self.accum, baked, baked.row(i), next, w, mask)
                         }
                     }
                     continue;
@@ -330,5 +383,113 @@ impl animgraph::conformance::ConformanceSubject for Skeleton3DPoseBackend {
     fn rotation_degrees(&self, bone: usize) -> f32 {
         let q = self.pose.rotations[bone];
         (2.0 * q.z.atan2(q.w)).to_degrees()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skeleton::{Channel, Clip3D, Interpolation};
+    use glam::Mat4;
+
+    /// A small deterministic generator for key values.
+    fn values(seed: &mut u32, n: usize, rotation: bool) -> Vec<Vec4> {
+        let mut next = || {
+            *seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (*seed >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+        };
+        (0..n)
+            .map(|_| {
+                let v = Vec4::new(next(), next(), next(), next());
+                if rotation { v.normalize() } else { v }
+            })
+            .collect()
+    }
+
+    /// Channels in mixed property order (as glTF files list them), on 11 keys 0.1 s apart.
+    fn clip(name: &str, seed: &mut u32) -> Clip3D {
+        let times: Vec<f32> = (0..11).map(|k| k as f32 * 0.1).collect();
+        let order = [
+            (1, Property::Rotation),
+            (0, Property::Translation),
+            (2, Property::Scale),
+            (3, Property::Rotation),
+            (2, Property::Translation),
+            (0, Property::Rotation),
+            (1, Property::Scale),
+        ];
+        let channels = order
+            .iter()
+            .map(|&(joint, property)| Channel {
+                joint,
+                property,
+                interpolation: Interpolation::Linear,
+                times: times.clone(),
+                values: values(seed, times.len(), property == Property::Rotation),
+            })
+            .collect();
+        Clip3D { name: name.into(), duration: 1.0, channels }
+    }
+
+    fn skeleton(bake: bool) -> Arc<Skeleton3D> {
+        let mut seed = 7;
+        let clips = vec![clip("a", &mut seed), clip("b", &mut seed)];
+        let rest = (0..4)
+            .map(|j| (Vec3::splat(j as f32), Quat::from_rotation_z(0.3 * j as f32), Vec3::ONE))
+            .collect();
+        let names = (0..4).map(|j| format!("j{j}")).collect();
+        let mut s =
+            Skeleton3D::new(names, vec![None, Some(0), Some(1), Some(0)], rest, Mat4::IDENTITY, clips, None);
+        assert!(s.baked.iter().all(Option::is_some), "uniform linear clips are baked");
+        if !bake {
+            s.baked = vec![None; s.clips.len()];
+        }
+        Arc::new(s)
+    }
+
+    /// The baked (time-major, property-grouped) path poses exactly what per-channel sampling
+    /// does: at keys, between keys, past the end, on masked and additive layers.
+    #[test]
+    fn baked_clips_pose_like_per_channel_sampling() {
+        let poses: Vec<Pose3D> = [true, false]
+            .into_iter()
+            .map(|bake| {
+                let mut backend = Skeleton3DPoseBackend::new(skeleton(bake));
+                let mask =
+                    backend.resolve_mask(&BoneMask { bones: vec!["j1".into()], include_children: true });
+                let (a, b) = (backend.resolve_clip("a").unwrap(), backend.resolve_clip("b").unwrap());
+                let sample = |clip, time, weight, layer| ClipSample {
+                    clip,
+                    time,
+                    prev_time: time,
+                    weight,
+                    layer,
+                    looped: false,
+                };
+                let samples = [
+                    sample(a, 0.37, 0.6, 0),
+                    sample(b, 0.0, 0.4, 0),
+                    sample(a, 1.5, 1.0, 1),
+                    sample(b, 0.55, 0.7, 2),
+                    sample(a, 0.2, 0.3, 2),
+                    sample(b, 0.81, 0.3, 2),
+                ];
+                let layers = [
+                    LayerInfo::default(),
+                    LayerInfo { blend: ClipBlend::Additive, weight: 0.8, mask, ..Default::default() },
+                    LayerInfo { weight: 0.5, mask, ..Default::default() },
+                ];
+                backend.apply(&samples, &layers);
+                backend.pose.clone()
+            })
+            .collect();
+        let (baked, plain) = (&poses[0], &poses[1]);
+        for j in 0..4 {
+            assert!(baked.translations[j].abs_diff_eq(plain.translations[j], 1e-5), "joint {j} translation");
+            assert!(baked.scales[j].abs_diff_eq(plain.scales[j], 1e-5), "joint {j} scale");
+            assert!(baked.rotations[j].abs_diff_eq(plain.rotations[j], 1e-5), "joint {j} rotation");
+            assert!(baked.world[j].abs_diff_eq(plain.world[j], 1e-4), "joint {j} world");
+        }
+        assert!(!baked.rotations[1].abs_diff_eq(Quat::IDENTITY, 1e-3), "the clips move the masked joint");
     }
 }

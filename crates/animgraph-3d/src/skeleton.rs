@@ -79,7 +79,9 @@ impl Spacing {
 
 /// A clip whose channels all share one set of evenly spaced linear keys, stored time-major
 /// (`values[key * channels + channel]`): a frame reads two contiguous rows instead of two keys
-/// from every channel's own array, and finds its place once for all channels.
+/// from every channel's own array, and finds its place once for all channels. Channels are
+/// ordered translations, rotations, scales (stable within each), so each property's loop is
+/// branch-free; a joint's sums come out the same in any channel order.
 #[derive(Clone, Debug)]
 pub(crate) struct Baked {
     times: Vec<f32>,
@@ -87,8 +89,11 @@ pub(crate) struct Baked {
     rate: f32,
     channels: usize,
     values: Vec<Vec4>,
-    /// Per channel: its joint and property, contiguous (the loop over a row reads nothing else).
-    pub(crate) targets: Vec<(u16, Property)>,
+    /// Per channel: its joint, contiguous (the loop over a row reads nothing else).
+    pub(crate) joints: Vec<u16>,
+    /// Where each property's channels end: translations `..ends[0]`, rotations
+    /// `ends[0]..ends[1]`, scales `ends[1]..`.
+    pub(crate) ends: [usize; 2],
 }
 
 /// Where a time falls among a baked clip's keys.
@@ -114,9 +119,19 @@ impl Baked {
             return None;
         }
         let (keys, channels) = (first.times.len(), clip.channels.len());
+        let rank = |p: Property| match p {
+            Property::Translation => 0,
+            Property::Rotation => 1,
+            Property::Scale => 2,
+        };
+        let mut order: Vec<&Channel> = clip.channels.iter().collect();
+        order.sort_by_key(|c| rank(c.property));
+        let count = |p: Property| order.iter().filter(|c| c.property == p).count();
+        let translations = count(Property::Translation);
+        let ends = [translations, translations + count(Property::Rotation)];
         let mut values = Vec::with_capacity(keys * channels);
         for k in 0..keys {
-            for c in &clip.channels {
+            for c in &order {
                 // Rotation keys are stored unit length, so a key read as is needs no normalising.
                 let v = c.values[k];
                 values.push(if c.property == Property::Rotation {
@@ -126,8 +141,8 @@ impl Baked {
                 });
             }
         }
-        let targets = clip.channels.iter().map(|c| (c.joint, c.property)).collect();
-        Some(Baked { times: first.times.clone(), first: t0, rate, channels, values, targets })
+        let joints = order.iter().map(|c| c.joint).collect();
+        Some(Baked { times: first.times.clone(), first: t0, rate, channels, values, joints, ends })
     }
 
     /// Where `t` falls, exactly as [`Channel::sample_spaced`] finds it.
