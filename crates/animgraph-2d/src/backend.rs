@@ -139,33 +139,31 @@ impl Skeleton2DPoseBackend {
 /// Records the events `sample` passed over in `clip` (at most [`MAX_EVENTS_PER_APPLY`] in all;
 /// more are counted in `dropped`).
 fn fire_events(events: &mut Vec<SkeletonEvent>, dropped: &mut usize, clip: &BoundClip, sample: &ClipSample) {
-    {
-        let (prev, time, duration) = (sample.prev_time, sample.time, clip.duration);
-        let forward = if sample.looped { time < prev } else { time >= prev };
-        let mut fire = |lo: f32, hi: f32, lo_inclusive: bool, hi_inclusive: bool| {
-            for &(t, event) in &clip.events {
-                let above = if lo_inclusive { t >= lo } else { t > lo };
-                let below = if hi_inclusive { t <= hi } else { t < hi };
-                if above && below {
-                    if events.len() < MAX_EVENTS_PER_APPLY {
-                        events.push(SkeletonEvent { event, clip: sample.clip, layer: sample.layer, time: t });
-                    } else {
-                        *dropped += 1;
-                    }
+    let (prev, time, duration) = (sample.prev_time, sample.time, clip.duration);
+    let forward = if sample.looped { time < prev } else { time >= prev };
+    let mut fire = |lo: f32, hi: f32, lo_inclusive: bool, hi_inclusive: bool| {
+        for &(t, event) in &clip.events {
+            let above = if lo_inclusive { t >= lo } else { t > lo };
+            let below = if hi_inclusive { t <= hi } else { t < hi };
+            if above && below {
+                if events.len() < MAX_EVENTS_PER_APPLY {
+                    events.push(SkeletonEvent { event, clip: sample.clip, layer: sample.layer, time: t });
+                } else {
+                    *dropped += 1;
                 }
             }
-        };
-        match (forward, sample.looped) {
-            (true, false) => fire(prev, time, false, true),
-            (true, true) => {
-                fire(prev, duration, false, true);
-                fire(0.0, time, true, true);
-            }
-            (false, false) => fire(time, prev, true, false),
-            (false, true) => {
-                fire(0.0, prev, true, false);
-                fire(time, duration, true, true);
-            }
+        }
+    };
+    match (forward, sample.looped) {
+        (true, false) => fire(prev, time, false, true),
+        (true, true) => {
+            fire(prev, duration, false, true);
+            fire(0.0, time, true, true);
+        }
+        (false, false) => fire(time, prev, true, false),
+        (false, true) => {
+            fire(0.0, prev, true, false);
+            fire(time, duration, true, true);
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `Skeleton3DPoseBackend`: the layering contract on a 3D skeleton, with quaternion blending.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use animgraph::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
@@ -104,66 +105,79 @@ impl Below<'_> {
         acc.count += 1;
     }
 
-    /// Adds one baked sample (rows `a` and `b`, fraction `u`; `b` is `None` at a key) to the sums,
-    /// one branch-free loop per property.
+    /// Adds one baked sample (`row`: a key, or two keys interpolated) to the sums, one
+    /// branch-free loop per property.
     #[inline(always)]
     fn add_baked(
         &self,
         accum: &mut [Accum],
         baked: &Baked,
-        a: &[Vec4],
-        b: Option<(&[Vec4], f32)>,
+        row: impl BakedRow,
         w: f32,
         mask: Option<&[bool]>,
     ) {
         let [t_end, r_end] = baked.ends;
+        let n = baked.joints.len();
         let included = |j: usize| mask.is_none_or(|m| m[j]);
-        let joints = &baked.joints;
-        match b {
-            None => {
-                for (&j, &v) in joints[..t_end].iter().zip(&a[..t_end]) {
-                    let j = j as usize;
-                    if included(j) {
-                        self.add_translation(&mut accum[j], j, v, w);
-                    }
-                }
-                for (&j, &v) in joints[t_end..r_end].iter().zip(&a[t_end..r_end]) {
-                    let j = j as usize;
-                    if included(j) {
-                        self.add_rotation(&mut accum[j], j, Quat::from_vec4(v), w);
-                    }
-                }
-                for (&j, &v) in joints[r_end..].iter().zip(&a[r_end..]) {
-                    let j = j as usize;
-                    if included(j) {
-                        self.add_scale(&mut accum[j], j, v, w);
-                    }
-                }
-            }
-            Some((b, u)) => {
-                let rows =
-                    |r: std::ops::Range<usize>| joints[r.clone()].iter().zip(a[r.clone()].iter().zip(&b[r]));
-                for (&j, (&a, &b)) in rows(0..t_end) {
-                    let j = j as usize;
-                    if included(j) {
-                        self.add_translation(&mut accum[j], j, a.lerp(b, u), w);
-                    }
-                }
-                for (&j, (&a, &b)) in rows(t_end..r_end) {
-                    let j = j as usize;
-                    if included(j) {
-                        let q = Quat::from_vec4(a).lerp(Quat::from_vec4(b), u);
-                        self.add_rotation(&mut accum[j], j, q, w);
-                    }
-                }
-                for (&j, (&a, &b)) in rows(r_end..joints.len()) {
-                    let j = j as usize;
-                    if included(j) {
-                        self.add_scale(&mut accum[j], j, a.lerp(b, u), w);
-                    }
-                }
+        for (&j, v) in baked.joints[..t_end].iter().zip(row.vectors(0..t_end)) {
+            let j = j as usize;
+            if included(j) {
+                self.add_translation(&mut accum[j], j, v, w);
             }
         }
+        for (&j, q) in baked.joints[t_end..r_end].iter().zip(row.rotations(t_end..r_end)) {
+            let j = j as usize;
+            if included(j) {
+                self.add_rotation(&mut accum[j], j, q, w);
+            }
+        }
+        for (&j, v) in baked.joints[r_end..].iter().zip(row.vectors(r_end..n)) {
+            let j = j as usize;
+            if included(j) {
+                self.add_scale(&mut accum[j], j, v, w);
+            }
+        }
+    }
+}
+
+/// A baked clip's values at one time, for a range of its channels.
+trait BakedRow {
+    fn vectors(&self, channels: Range<usize>) -> impl Iterator<Item = Vec4>;
+    fn rotations(&self, channels: Range<usize>) -> impl Iterator<Item = Quat>;
+}
+
+/// At a key: the row as stored (rotations unit length).
+struct AtKey<'a>(&'a [Vec4]);
+
+impl BakedRow for AtKey<'_> {
+    #[inline(always)]
+    fn vectors(&self, channels: Range<usize>) -> impl Iterator<Item = Vec4> {
+        self.0[channels].iter().copied()
+    }
+
+    #[inline(always)]
+    fn rotations(&self, channels: Range<usize>) -> impl Iterator<Item = Quat> {
+        self.0[channels].iter().map(|&v| Quat::from_vec4(v))
+    }
+}
+
+/// Between two keys: lerp, and normalised lerp for rotations (as [`Channel::sample_spaced`]).
+///
+/// [`Channel::sample_spaced`]: crate::skeleton::Channel::sample_spaced
+struct BetweenKeys<'a>(&'a [Vec4], &'a [Vec4], f32);
+
+impl BakedRow for BetweenKeys<'_> {
+    #[inline(always)]
+    fn vectors(&self, channels: Range<usize>) -> impl Iterator<Item = Vec4> {
+        let u = self.2;
+        self.0[channels.clone()].iter().zip(&self.1[channels]).map(move |(&a, &b)| a.lerp(b, u))
+    }
+
+    #[inline(always)]
+    fn rotations(&self, channels: Range<usize>) -> impl Iterator<Item = Quat> {
+        let u = self.2;
+        let pairs = self.0[channels.clone()].iter().zip(&self.1[channels]);
+        pairs.map(move |(&a, &b)| Quat::from_vec4(a).lerp(Quat::from_vec4(b), u))
     }
 }
 
@@ -308,10 +322,10 @@ impl PoseBackend for Skeleton3DPoseBackend {
                 if let Some(baked) = &skeleton.baked[c] {
                     // One place for all channels; values read row by row.
                     match baked.place(sample.time) {
-                        Place::At(k) => below.add_baked(&mut self.accum, baked, baked.row(k), None, w, mask),
-                        Place::Between(i, u) => {
-                            let next = Some((baked.row(i + 1), u));
-                            below.add_baked(&mut self.accum, baked, baked.row(i), next, w, mask)
+                        Place::At(k) => below.add_baked(&mut self.accum, baked, AtKey(baked.row(k)), w, mask),
+                        Place::Between(k, u) => {
+                            let row = BetweenKeys(baked.row(k), baked.row(k + 1), u);
+                            below.add_baked(&mut self.accum, baked, row, w, mask);
                         }
                     }
                     continue;

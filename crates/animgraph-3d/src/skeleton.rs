@@ -16,8 +16,8 @@ pub enum Interpolation {
     CubicSpline,
 }
 
-/// What a channel drives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a channel drives (ordered translation, rotation, scale, the order baked clips keep).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Property {
     /// Translation (xyz).
     Translation,
@@ -85,8 +85,8 @@ impl Spacing {
 #[derive(Clone, Debug)]
 pub(crate) struct Baked {
     times: Vec<f32>,
-    first: f32,
-    rate: f32,
+    /// Always [`Spacing::Uniform`].
+    spacing: Spacing,
     channels: usize,
     values: Vec<Vec4>,
     /// Per channel: its joint, contiguous (the loop over a row reads nothing else).
@@ -105,11 +105,45 @@ pub(crate) enum Place {
     Between(usize, f32),
 }
 
+/// Where `t` falls among `times` (ascending, not empty). With uniform `spacing` the key is found
+/// in O(1): the arithmetic index is corrected to the exact place a binary search finds, so the
+/// answer is the same bits either way.
+#[inline]
+pub(crate) fn place(times: &[f32], t: f32, spacing: Spacing) -> Place {
+    let n = times.len();
+    if t <= times[0] {
+        return Place::At(0);
+    }
+    let next = match spacing {
+        Spacing::Uniform { first, rate } => {
+            // The count of keys at or before `t`, as partition_point gives it.
+            let mut next = (((t - first) * rate) as usize + 1).min(n);
+            while next < n && times[next] <= t {
+                next += 1;
+            }
+            while next > 1 && times[next - 1] > t {
+                next -= 1;
+            }
+            next
+        }
+        Spacing::Irregular => times.partition_point(|&k| k <= t),
+    };
+    if next >= n {
+        return Place::At(n - 1);
+    }
+    let i = next - 1;
+    let dt = times[next] - times[i];
+    Place::Between(i, if dt > 0.0 { (t - times[i]) / dt } else { 0.0 })
+}
+
 impl Baked {
     /// Bakes a clip when it qualifies.
     fn of(clip: &Clip3D) -> Option<Baked> {
         let first = clip.channels.first()?;
-        let Spacing::Uniform { first: t0, rate } = Spacing::of(&first.times) else { return None };
+        let spacing = Spacing::of(&first.times);
+        if spacing == Spacing::Irregular {
+            return None;
+        }
         let same = clip.channels.iter().all(|c| {
             c.interpolation == Interpolation::Linear
                 && c.times == first.times
@@ -119,16 +153,12 @@ impl Baked {
             return None;
         }
         let (keys, channels) = (first.times.len(), clip.channels.len());
-        let rank = |p: Property| match p {
-            Property::Translation => 0,
-            Property::Rotation => 1,
-            Property::Scale => 2,
-        };
         let mut order: Vec<&Channel> = clip.channels.iter().collect();
-        order.sort_by_key(|c| rank(c.property));
-        let count = |p: Property| order.iter().filter(|c| c.property == p).count();
-        let translations = count(Property::Translation);
-        let ends = [translations, translations + count(Property::Rotation)];
+        order.sort_by_key(|c| c.property);
+        let ends = [
+            order.partition_point(|c| c.property == Property::Translation),
+            order.partition_point(|c| c.property != Property::Scale),
+        ];
         let mut values = Vec::with_capacity(keys * channels);
         for k in 0..keys {
             for c in &order {
@@ -142,29 +172,13 @@ impl Baked {
             }
         }
         let joints = order.iter().map(|c| c.joint).collect();
-        Some(Baked { times: first.times.clone(), first: t0, rate, channels, values, joints, ends })
+        Some(Baked { times: first.times.clone(), spacing, channels, values, joints, ends })
     }
 
-    /// Where `t` falls, exactly as [`Channel::sample_spaced`] finds it.
+    /// Where `t` falls among the keys.
     #[inline]
     pub(crate) fn place(&self, t: f32) -> Place {
-        let n = self.times.len();
-        if t <= self.times[0] {
-            return Place::At(0);
-        }
-        let mut next = (((t - self.first) * self.rate) as usize + 1).min(n);
-        while next < n && self.times[next] <= t {
-            next += 1;
-        }
-        while next > 1 && self.times[next - 1] > t {
-            next -= 1;
-        }
-        if next >= n {
-            return Place::At(n - 1);
-        }
-        let i = next - 1;
-        let dt = self.times[next] - self.times[i];
-        Place::Between(i, if dt > 0.0 { (t - self.times[i]) / dt } else { 0.0 })
+        place(&self.times, t, self.spacing)
     }
 
     /// Key `k`'s values, one per channel.
@@ -196,29 +210,12 @@ impl Channel {
         if n == 0 {
             return Vec4::ZERO;
         }
-        if t <= self.times[0] {
-            return value(0);
-        }
-        let next = match spacing {
-            Spacing::Uniform { first, rate } => {
-                // The count of keys at or before `t`, as partition_point gives it.
-                let mut next = (((t - first) * rate) as usize + 1).min(n);
-                while next < n && self.times[next] <= t {
-                    next += 1;
-                }
-                while next > 1 && self.times[next - 1] > t {
-                    next -= 1;
-                }
-                next
-            }
-            Spacing::Irregular => self.times.partition_point(|&k| k <= t),
+        let (i, u) = match place(&self.times, t, spacing) {
+            Place::At(k) => return value(k),
+            Place::Between(i, u) => (i, u),
         };
-        if next >= n {
-            return value(n - 1);
-        }
-        let i = next - 1;
+        let next = i + 1;
         let dt = self.times[next] - self.times[i];
-        let u = if dt > 0.0 { (t - self.times[i]) / dt } else { 0.0 };
         let rotation = self.property == Property::Rotation;
         match self.interpolation {
             Interpolation::Step => value(i),

@@ -4,16 +4,16 @@
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "gbot".into());
     let frames: u32 = std::env::args().nth(2).and_then(|f| f.parse().ok()).unwrap_or(300);
-    let crowd: usize = std::env::args().nth(3).and_then(|f| f.parse().ok()).unwrap_or(2000);
+    let characters: usize = std::env::args().nth(3).and_then(|f| f.parse().ok()).unwrap_or(2000);
     match which.as_str() {
         "gbot" => {
-            let mut crowd = animgraph_bench::Crowd::new(&animgraph_bench::gbot(), crowd);
+            let mut crowd = animgraph_bench::Crowd::new(&animgraph_bench::gbot(), characters);
             for _ in 0..frames {
                 crowd.update_serial();
             }
         }
         "robot" => {
-            let mut crowd = animgraph_bench::Crowd::new(&animgraph_bench::robot(), crowd);
+            let mut crowd = animgraph_bench::Crowd::new(&animgraph_bench::robot(), characters);
             for _ in 0..frames {
                 crowd.update_serial();
             }
