@@ -101,8 +101,9 @@ fn next_frame(client: &LinkClient) -> Option<PlayerFrame> {
 fn an_attached_client_sees_a_running_characters_states_change() {
     let arena = start(&["--gbots", "2", "--robots", "1"]);
     let (mut client, instances) = attach(&arena, "GBot 1");
-    let gbot_uid = animgraph::mres::load_file(asset("characters/gbot/gbot.mres")).unwrap().graph.uid;
-    let robot_uid = animgraph::mres::load_file(asset("characters/robot/robot.mres")).unwrap().graph.uid;
+    let gbot_uid = animgraph::mres::load_file(asset("characters/gbot/gbot.mres")).unwrap().graph.uid.clone();
+    let robot_uid =
+        animgraph::mres::load_file(asset("characters/robot/robot.mres")).unwrap().graph.uid.clone();
     assert_eq!(
         instances.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(),
         ["GBot 1", "GBot 2", "Robot 1"]
@@ -169,7 +170,7 @@ fn saving_the_graph_rebinds_running_characters_and_a_broken_save_changes_nothing
     }
 
     // The editor saves a new version: one more parameter.
-    let mut graph = animgraph::mres::load_file(&path).unwrap().graph;
+    let mut graph = animgraph::mres::load_file(&path).unwrap().graph.into_graph();
     graph.parameters.push(animgraph::graph::GraphParameter {
         name: "reload_marker".into(),
         kind: animgraph::graph::ParameterType::Float,

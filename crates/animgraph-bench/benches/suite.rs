@@ -14,7 +14,7 @@ mod bind {
 
     fn bind(bencher: Bencher, g: animgraph::AnimationGraph) {
         let mut backend = backend_for(&g);
-        bencher.bench_local(|| animgraph::AnimationGraphPlayer::new(&g, &mut backend).unwrap());
+        bencher.bench_local(|| animgraph::AnimationGraphPlayer::bind(&g, &mut backend).unwrap());
     }
 
     #[divan::bench(sample_count = 100, sample_size = 20)]

@@ -20,7 +20,7 @@ pub fn asset(relative: &str) -> PathBuf {
 /// A bundled graph.
 pub fn graph(relative: &str) -> AnimationGraph {
     let path = asset(relative);
-    mres::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).graph
+    mres::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).graph.into_graph()
 }
 
 /// A backend with every clip the graph names, `0.5 + 0.07 i` seconds long, looping.
@@ -92,7 +92,7 @@ impl Busy {
     /// Binds `graph` to a recording backend and finds its parameters by type.
     pub fn new(graph: &AnimationGraph) -> Busy {
         let mut backend = backend_for(graph);
-        Busy::with_player(AnimationGraphPlayer::new(graph, &mut backend).expect("bundled graphs bind"))
+        Busy::with_player(AnimationGraphPlayer::bind(graph, &mut backend).expect("bundled graphs bind"))
     }
 
     /// Drives an existing player.
@@ -176,7 +176,9 @@ pub struct Crowd<B: animgraph::PoseBackend> {
 impl<B: animgraph::PoseBackend + Clone + Send> Crowd<B> {
     /// `n` instances of `first`.
     pub fn new(first: &animgraph::animated::Animated<B>, n: usize) -> Crowd<B> {
-        let inputs = Busy::with_player(first.player().expect("a graph").instantiate());
+        let inputs = Busy::with_player(AnimationGraphPlayer::new(
+            first.player().expect("a graph").bound_graph().clone(),
+        ));
         Crowd {
             characters: (0..n).map(|_| first.instantiate()).collect(),
             floats: inputs.floats,

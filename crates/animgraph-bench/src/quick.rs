@@ -83,7 +83,7 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
     ] {
         let mut backend = backend_for(&g);
         let ns = nanos_per_call(budget, || {
-            std::hint::black_box(animgraph::AnimationGraphPlayer::new(&g, &mut backend).unwrap());
+            std::hint::black_box(animgraph::AnimationGraphPlayer::bind(&g, &mut backend).unwrap());
         });
         rows.push(row(&format!("bind {name}"), ns / 1000.0, "us", "once per graph version"));
     }
@@ -103,7 +103,9 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
     progress("apply");
     {
         let mut c = gbot();
-        let mut inputs = Busy::with_player(c.player().unwrap().instantiate());
+        let mut inputs = Busy::with_player(animgraph::AnimationGraphPlayer::new(
+            c.player().unwrap().bound_graph().clone(),
+        ));
         for _ in 0..90 {
             inputs.drive();
             c.update(1.0 / 60.0);

@@ -27,7 +27,7 @@ fn character() -> (animgraph::AnimationGraph, Skeleton2DPoseBackend, Script) {
         .expect("valid");
     let script = Script::parse(&std::fs::read_to_string(format!("{root}/gbot.script.json")).expect("script"))
         .expect("valid");
-    (graph, Skeleton2DPoseBackend::new(Arc::new(skeleton)), script)
+    (graph.into_graph(), Skeleton2DPoseBackend::new(Arc::new(skeleton)), script)
 }
 
 fn line(player: &AnimationGraphPlayer) -> String {
@@ -93,7 +93,7 @@ fn authority(remote: SocketAddr, fast: bool) {
 
 fn remote(bind: SocketAddr) {
     let (graph, mut backend, script) = character();
-    let mut player = AnimationGraphPlayer::new(&graph, &mut backend).expect("binds");
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut backend).expect("binds");
     let socket = UdpSocket::bind(bind).expect("bind");
     println!("listening on {}", socket.local_addr().expect("address"));
     socket.set_read_timeout(Some(Duration::from_millis(100))).expect("timeout");

@@ -135,7 +135,7 @@ fn print_frames<B: PoseBackend + BackendNames>(
         let player = &simulation.player;
         let layers =
             (0..player.layer_count()).map(|l| player.layer_name(l).unwrap_or("").to_string()).collect();
-        let uid = animgraph::mres::load_file(&args.graph).map(|l| l.graph.uid).unwrap_or_default();
+        let uid = animgraph::mres::load_file(&args.graph).map(|l| l.graph.uid.clone()).unwrap_or_default();
         let header = animgraph::recording::RecordingHeader::new(
             &uid,
             Some(&args.graph.display().to_string()),

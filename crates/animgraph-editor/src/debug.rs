@@ -305,8 +305,8 @@ mod tests {
             ("run", 1.0, true),
             ("jump", 0.5, false),
         ]);
-        let player = animgraph::AnimationGraphPlayer::new(&graph, &mut backend).unwrap();
-        (graph, player)
+        let player = animgraph::AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+        (graph.into_graph(), player)
     }
 
     fn until(debugger: &mut Debugger, mut done: impl FnMut(&Debugger) -> bool, pump: &mut dyn FnMut()) {

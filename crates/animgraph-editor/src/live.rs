@@ -180,7 +180,7 @@ impl Live {
                 }
                 None => {
                     let mut backend = TimingBackend::default();
-                    AnimationGraphPlayer::new(&doc.graph, &mut backend).map(|player| {
+                    AnimationGraphPlayer::bind(&doc.graph, &mut backend).map(|player| {
                         let buffer = player.new_buffer();
                         let names = TimingNames(backend.clips.iter().map(|c| c.0.clone()).collect());
                         Driver::Timing { player, buffer, names }

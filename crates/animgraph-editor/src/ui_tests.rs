@@ -368,9 +368,10 @@ fn an_animator_builds_the_locomotion_graph_from_an_empty_file() {
     h.get_by_label("Save to path").click();
     h.run_steps(3);
     assert!(!doc(&h).dirty(), "{}", doc(&h).status);
-    let mut built = animgraph::mres::load_file(&path).expect("the saved graph loads in the runtime").graph;
+    let mut built =
+        animgraph::mres::load_file(&path).expect("the saved graph loads in the runtime").graph.into_graph();
     let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
-    let mut expected = animgraph::mres::load_file(example).unwrap().graph;
+    let mut expected = animgraph::mres::load_file(example).unwrap().graph.into_graph();
     for g in [&mut built, &mut expected] {
         g.uid.clear();
         for s in &mut g.layers[0].machine.states {

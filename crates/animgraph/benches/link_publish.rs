@@ -21,8 +21,8 @@ fn player() -> (String, AnimationGraphPlayer) {
         .map(|c| (Box::leak(c.clone().into_boxed_str()) as &str, 1.0, true))
         .collect();
     let mut backend = RecordingBackend::with_clips(&clips);
-    let player = AnimationGraphPlayer::new(&graph, &mut backend).unwrap();
-    (graph.uid, player)
+    let player = AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    (graph.uid.clone(), player)
 }
 
 fn percentiles(name: &str, mut times: Vec<Duration>) {

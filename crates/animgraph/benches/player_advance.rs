@@ -11,7 +11,7 @@ fn main() {
 }
 
 fn graph(path: &str) -> animgraph::AnimationGraph {
-    mres::load_file(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+    mres::load_file(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph.into_graph()
 }
 
 fn backend(list: &[(&str, f32, bool)]) -> RecordingBackend {
@@ -24,7 +24,7 @@ fn locomotion(bencher: Bencher) {
     let graph = graph("../../assets/graphs/locomotion.mres");
     let mut b =
         backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)]);
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     let speed = player.find_parameter("speed").unwrap();
     let jump = player.find_parameter("jump").unwrap();
@@ -46,7 +46,7 @@ fn four_layers_interrupting(bencher: Bencher) {
     let graph = graph("tests/scenarios/graphs/interrupt.mres");
     let mut b =
         backend(&[("a", 1.0, true), ("b", 0.7, true), ("c", 1.3, true), ("d", 0.9, true), ("e", 1.1, true)]);
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     let params: Vec<_> =
         ["gob", "goc", "god", "any"].iter().map(|n| player.find_parameter(n).unwrap()).collect();
@@ -104,7 +104,7 @@ fn showcase_explain_on(bencher: Bencher) {
 fn showcase_with(bencher: Bencher, explain: bool) {
     let graph = graph("../../assets/graphs/showcase.mres");
     let mut b = showcase_backend();
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     player.set_explain(explain);
     let mut buffer = player.new_buffer();
     let ids: Vec<_> = ["speed", "direction_x", "direction_y", "weapon", "aim_weight", "jump"]
@@ -176,7 +176,7 @@ fn blend_2d_nine_points_in_sub_machine(bencher: Bencher) {
     let list: Vec<(&str, f32, bool)> =
         clips.iter().enumerate().map(|(i, n)| (n.as_str(), 0.6 + i as f32 * 0.1, true)).collect();
     let mut b = backend(&list);
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     let (x, y) = (player.find_parameter("x").unwrap(), player.find_parameter("y").unwrap());
     let mut frame = 0u32;

@@ -4,6 +4,8 @@
 //! `AnimatedSkeleton3D`), so the per-frame order lives in one place: advance the graph (which
 //! clears the buffer), advance the tracks above it, apply the buffer to the backend.
 
+use std::sync::Arc;
+
 use crate::graph::{AnimationGraphPlayer, BindError};
 use crate::tracks::AnimationTracks;
 use crate::{AnimationGraph, PoseBackend, SampleBuffer};
@@ -27,7 +29,7 @@ impl<B: PoseBackend> Animated<B> {
         graph: Option<&AnimationGraph>,
         track_count: usize,
     ) -> Result<Self, BindError> {
-        let player = graph.map(|g| AnimationGraphPlayer::new(g, &mut backend)).transpose()?;
+        let player = graph.map(|g| AnimationGraphPlayer::bind(g, &mut backend)).transpose()?;
         let (layers, samples) = player.as_ref().map_or((0, 0), |p| (p.layer_count(), p.sample_capacity()));
         let tracks = AnimationTracks::new(track_count, layers);
         let buffer = SampleBuffer::with_capacity(samples + tracks.sample_capacity(), layers + track_count);
@@ -68,7 +70,7 @@ impl<B: PoseBackend> Animated<B> {
     pub fn rebind(&mut self, graph: &AnimationGraph) -> Result<(), BindError> {
         match &mut self.player {
             Some(player) => player.rebind(graph, &mut self.backend)?,
-            None => self.player = Some(AnimationGraphPlayer::new(graph, &mut self.backend)?),
+            None => self.player = Some(AnimationGraphPlayer::bind(graph, &mut self.backend)?),
         }
         let player = self.player.as_ref().expect("bound above");
         let layers = player.layer_count();
@@ -90,7 +92,7 @@ impl<B: PoseBackend + Clone> Animated<B> {
     pub fn instantiate(&self) -> Self {
         Animated {
             backend: self.backend.clone(),
-            player: self.player.as_ref().map(AnimationGraphPlayer::instantiate),
+            player: self.player.as_ref().map(|p| AnimationGraphPlayer::new(Arc::clone(p.bound_graph()))),
             tracks: AnimationTracks::new(self.tracks.len(), self.tracks.first_layer()),
             buffer: self.buffer.clone(),
         }

@@ -51,7 +51,7 @@
 //!     .map(|(name, length)| (name.to_string(), ClipSpec { length, looping: name != "jump" }));
 //! let mut backend = RecordingBackend::new(&clips.into_iter().collect());
 //!
-//! let mut player = AnimationGraphPlayer::new(&graph, &mut backend)?; // bind once
+//! let mut player = AnimationGraphPlayer::bind(&graph, &mut backend)?; // bind once
 //! let mut buffer = player.new_buffer();                               // sized at bind
 //! let speed = player.find_parameter("speed").unwrap();                // resolve names once
 //!
@@ -75,6 +75,7 @@
 #![warn(missing_docs)]
 
 pub mod animated;
+pub(crate) mod blend;
 pub mod conformance;
 pub mod core;
 pub mod frame;

@@ -21,6 +21,7 @@
 //!   a baseline was acknowledged), and a receiver that ignores duplicates and late packets,
 //!   applies newer ones in any order, and acknowledges what it applied.
 
+pub use crate::graph::player::{NetLayer, NetSource, NetState, NetTransition, ReplicationError};
 use crate::graph::{AnimationGraphPlayer, TransitionInterrupt};
 
 /// The format version written as the first byte.
@@ -28,67 +29,6 @@ pub const NET_VERSION: u8 = 1;
 const MAX_LAYERS: usize = 255;
 const MAX_SOURCES: usize = 8;
 const MAX_PARAMETERS: usize = 4096;
-
-/// One playing state of a layer.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NetSource {
-    /// The (leaf) state.
-    pub state: u16,
-    /// The tick it started playing.
-    pub entry_tick: u64,
-    /// Its weight among frozen sources (1 when alone).
-    pub weight: f32,
-}
-
-/// A running transition.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NetTransition {
-    /// The graph transition, `None` for travel.
-    pub transition: Option<u16>,
-    /// The (leaf) target state.
-    pub target: u16,
-    /// The tick it started.
-    pub start_tick: u64,
-    /// Seconds, when they differ from the graph transition's own duration (travel, or a `*`
-    /// transition taking its duration from `Mixes`); `None`: as the graph says.
-    pub duration: Option<f32>,
-    /// Its interruption rule.
-    pub interrupt: TransitionInterrupt,
-    /// Sub-machine exit bits of the target side.
-    pub target_exited: u32,
-}
-
-/// One layer's replicated state.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct NetLayer {
-    /// Playing states (more than one only inside an interruption chain).
-    pub sources: Vec<NetSource>,
-    /// Which source is the layer's current state.
-    pub current: u8,
-    /// Sub-machine exit bits of the current state.
-    pub current_exited: u32,
-    /// The layer's weight (authored or set by `set_layer_weight`).
-    pub layer_weight: f32,
-    /// The running transition.
-    pub transition: Option<NetTransition>,
-}
-
-/// A player's replicated state at one tick.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct NetState {
-    /// The player's tick (advances completed).
-    pub tick: u64,
-    /// Per layer.
-    pub layers: Vec<NetLayer>,
-    /// Bool parameters in parameter order.
-    pub bools: Vec<bool>,
-    /// Int parameters in parameter order.
-    pub ints: Vec<i32>,
-    /// Float parameters in parameter order.
-    pub floats: Vec<f32>,
-    /// Per trigger (in parameter order): fired since the previous capture.
-    pub triggers: Vec<bool>,
-}
 
 /// Why bytes or a state were refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -102,6 +42,13 @@ pub enum NetError {
     /// The state does not fit the player's graph.
     #[error("{0}")]
     Mismatch(String),
+}
+
+impl From<ReplicationError> for NetError {
+    fn from(error: ReplicationError) -> Self {
+        let ReplicationError::Mismatch(message) = error;
+        NetError::Mismatch(message)
+    }
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {

@@ -556,7 +556,7 @@ impl Simulation<RecordingBackend> {
 impl<B: PoseBackend> Simulation<B> {
     /// Binds `graph` to `backend` and resolves every step's names against it.
     pub fn new(graph: &AnimationGraph, script: &Script, mut backend: B) -> Result<Self, SimulationError> {
-        let player = AnimationGraphPlayer::new(graph, &mut backend)?;
+        let player = AnimationGraphPlayer::bind(graph, &mut backend)?;
         let mut steps = Vec::new();
         let mut track_count = 0;
         for (index, step) in script.steps.iter().enumerate() {

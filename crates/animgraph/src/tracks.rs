@@ -20,6 +20,7 @@
 //! Events are written into a fixed-capacity list read with [`events`](AnimationTracks::events)
 //! after `advance`; when full, later events of the frame are dropped and counted.
 
+use crate::blend::{BlendStack, Mix, Weighted, clip_timing, wrapped};
 use crate::core::{ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer};
 
 /// Most entries that blend on one track at once (the fading ones plus the current one).
@@ -142,12 +143,20 @@ struct Queued {
     due: Option<f64>,
 }
 
+impl Weighted for Entry {
+    fn weight(&self) -> f32 {
+        self.weight
+    }
+
+    fn set_weight(&mut self, weight: f32) {
+        self.weight = weight;
+    }
+}
+
 #[derive(Debug)]
 struct Track {
-    fading: Vec<Entry>,
-    current: Option<Entry>,
-    /// The running mix: (elapsed, duration).
-    mix: Option<(f32, f32)>,
+    /// Entries mixing out and the newest one (the track's current entry), with the running mix.
+    stack: BlendStack<Entry, ()>,
     queue: Vec<Queued>,
     /// Seconds the track has been empty (for queueing on an empty track).
     idle: f64,
@@ -160,11 +169,16 @@ struct Track {
 /// A clone keeps the reserved capacities (a derived clone of a `Vec` would not).
 impl Clone for Track {
     fn clone(&self) -> Self {
-        let mut fading = Vec::with_capacity(MAX_TRACK_ENTRIES);
-        fading.extend_from_slice(&self.fading);
         let mut queue = Vec::with_capacity(MAX_TRACK_QUEUE);
         queue.extend_from_slice(&self.queue);
-        Track { fading, queue, ..*self }
+        Track { stack: self.stack.clone(), queue, ..*self }
+    }
+}
+
+impl Track {
+    /// The track's current entry: the newest one.
+    fn current(&self) -> Option<&Entry> {
+        self.stack.newest()
     }
 }
 
@@ -202,14 +216,6 @@ impl Clone for AnimationTracks {
     }
 }
 
-fn mix_weight(mix: Option<(f32, f32)>) -> f32 {
-    match mix {
-        None => 1.0,
-        Some((_, d)) if d <= 0.0 => 1.0,
-        Some((e, d)) => (e / d).min(1.0),
-    }
-}
-
 impl AnimationTracks {
     /// `count` tracks writing layers `first_layer..first_layer + count` (0 when standalone; the
     /// graph player's `layer_count()` when above a graph).
@@ -217,9 +223,7 @@ impl AnimationTracks {
         assert!(first_layer + count <= u8::MAX as usize + 1, "at most 256 layers in all");
         // Each track built on its own: a cloned empty Vec would lose its reserved capacity.
         let track = || Track {
-            fading: Vec::with_capacity(MAX_TRACK_ENTRIES),
-            current: None,
-            mix: None,
+            stack: BlendStack::new(MAX_TRACK_ENTRIES, None),
             queue: Vec::with_capacity(MAX_TRACK_QUEUE),
             idle: 0.0,
             alpha: 1.0,
@@ -344,12 +348,12 @@ impl AnimationTracks {
 
     /// The clip playing on a track (not the ones mixing out).
     pub fn current(&self, track: usize) -> Option<ClipId> {
-        self.tracks.get(track)?.current?.clip.map(|c| c.clip)
+        self.tracks.get(track)?.current()?.clip.map(|c| c.clip)
     }
 
     /// Seconds the current entry has played.
     pub fn current_time(&self, track: usize) -> Option<f32> {
-        self.tracks.get(track)?.current.map(|e| e.elapsed as f32)
+        self.tracks.get(track)?.current().map(|e| e.elapsed as f32)
     }
 
     /// How many clips wait in a track's queue.
@@ -401,20 +405,22 @@ impl AnimationTracks {
             if t.queue.len() >= MAX_TRACK_QUEUE {
                 return Err(TrackError::QueueFull(track));
             }
-            t.queue.last().map_or(t.current.and_then(|c| c.clip.map(|c| c.clip)), |q| q.clip.map(|c| c.clip))
+            t.queue
+                .last()
+                .map_or(t.current().and_then(|c| c.clip.map(|c| c.clip)), |q| q.clip.map(|c| c.clip))
         };
         let mix = mix.unwrap_or_else(|| self.mix_for(previous, clip.map(|c| c.clip)));
         let t = &mut self.tracks[track];
         t.queue.push(Queued { clip, delay, mix, due: None });
         if t.queue.len() == 1 {
-            t.queue[0].due = due(t.current.as_ref(), &t.queue[0], t.idle);
+            t.queue[0].due = due(t.current(), &t.queue[0], t.idle);
         }
         Ok(())
     }
 
     fn mix_to(&self, track: usize, to: Option<ClipId>, explicit: Option<f32>) -> f32 {
         explicit.unwrap_or_else(|| {
-            self.mix_for(self.tracks[track].current.and_then(|c| c.clip.map(|c| c.clip)), to)
+            self.mix_for(self.tracks[track].current().and_then(|c| c.clip.map(|c| c.clip)), to)
         })
     }
 
@@ -432,55 +438,47 @@ impl AnimationTracks {
         }
     }
 
-    /// Starts an entry on a track, freezing what plays into the fading list.
+    /// Starts an entry on a track, freezing what plays into the blend stack's sources.
     fn start(&mut self, track: usize, clip: Option<TrackClip>, mix: f32) {
         let t = &self.tracks[track];
-        let interrupted = t.current.filter(|c| !c.completed && c.clip.is_some()).map(|c| c.clip);
+        let interrupted = t.current().filter(|c| !c.completed && c.clip.is_some()).map(|c| c.clip);
         if let Some(clip) = interrupted {
             self.push_event(track, clip, TrackEventKind::Interrupted);
         }
         let t = &mut self.tracks[track];
-        let progress = mix_weight(t.mix);
-        for f in t.fading.iter_mut() {
-            f.weight *= 1.0 - progress;
-        }
-        if let Some(current) = t.current.take() {
-            t.fading.push(Entry { weight: progress * current.weight.max(0.0), ..current });
-        }
-        // Drop what no longer contributes, and the lightest beyond the bound.
+        let offset = clip.map_or(0.0, |c| if c.speed < 0.0 { c.length as f64 } else { 0.0 });
+        let entry = Entry { clip, clock: offset, prev: offset, elapsed: 0.0, weight: 1.0, completed: false };
+        // What stops contributing ends: everything on a cut, else the entries frozen at weight 0
+        // and the one the stack drops to make room (the blend stack's one rule).
         let mut ended: [Option<TrackClip>; MAX_TRACK_ENTRIES + 1] = [None; MAX_TRACK_ENTRIES + 1];
         let mut ended_count = 0;
-        let mut i = 0;
-        while i < t.fading.len() {
-            if t.fading[i].weight <= 0.0 || mix <= 0.0 {
-                ended[ended_count] = t.fading.remove(i).clip;
+        if mix <= 0.0 {
+            for (e, _) in t.stack.emitted() {
+                ended[ended_count] = e.clip;
                 ended_count += 1;
-            } else {
-                i += 1;
             }
-        }
-        while t.fading.len() > MAX_TRACK_ENTRIES - 1 {
-            let lightest = (0..t.fading.len())
-                .min_by(|&a, &b| t.fading[a].weight.total_cmp(&t.fading[b].weight))
-                .unwrap_or(0);
-            let removed = t.fading.remove(lightest);
-            let total: f32 = t.fading.iter().map(|f| f.weight).sum();
-            if total > 0.0 {
-                let scale = (total + removed.weight) / total;
-                t.fading.iter_mut().for_each(|f| f.weight *= scale);
+            t.stack.cut(entry);
+        } else {
+            let dropped = t.stack.freeze(false);
+            t.stack.retain_sources(|e| {
+                let keep = e.weight > 0.0;
+                if !keep {
+                    ended[ended_count] = e.clip;
+                    ended_count += 1;
+                }
+                keep
+            });
+            if let Some(d) = dropped {
+                ended[ended_count] = d.clip;
+                ended_count += 1;
             }
-            ended[ended_count] = removed.clip;
-            ended_count += 1;
+            // A mix from nothing fades the track in: its unfilled weight is the pose below.
+            t.stack.begin_mix(entry, Mix { elapsed: 0.0, duration: mix, info: () });
         }
-        let offset = clip.map_or(0.0, |c| if c.speed < 0.0 { c.length as f64 } else { 0.0 });
-        t.current =
-            Some(Entry { clip, clock: offset, prev: offset, elapsed: 0.0, weight: 1.0, completed: false });
-        // A mix from nothing fades the track in: its unfilled weight is the pose below.
-        t.mix = if mix > 0.0 { Some((0.0, mix)) } else { None };
         t.idle = 0.0;
         if let Some(next) = t.queue.first() {
             let next = *next;
-            t.queue[0].due = due(t.current.as_ref(), &next, 0.0);
+            t.queue[0].due = due(t.current(), &next, 0.0);
         }
         for e in ended.iter().take(ended_count) {
             self.push_event(track, *e, TrackEventKind::End);
@@ -523,7 +521,7 @@ impl AnimationTracks {
         // A queued entry whose time has come starts (measured before this frame's advance).
         let t = &self.tracks[track];
         if let Some(next) = t.queue.first().copied() {
-            let now = t.current.map_or(t.idle, |c| c.elapsed);
+            let now = t.current().map_or(t.idle, |c| c.elapsed);
             if next.due.is_some_and(|d| now >= d) {
                 self.tracks[track].queue.remove(0);
                 self.start(track, next.clip, next.mix);
@@ -532,10 +530,10 @@ impl AnimationTracks {
         let mut completed: [Option<TrackClip>; MAX_TRACK_ENTRIES + 1] = [None; MAX_TRACK_ENTRIES + 1];
         let mut completed_count = 0;
         let t = &mut self.tracks[track];
-        if t.current.is_none() || t.current.is_some_and(|c| c.clip.is_none()) {
+        if t.current().is_none_or(|c| c.clip.is_none()) {
             t.idle += delta;
         }
-        for entry in t.fading.iter_mut().chain(t.current.iter_mut()) {
+        for entry in t.stack.entries_mut() {
             let Some(clip) = entry.clip else {
                 entry.elapsed += delta;
                 continue;
@@ -544,30 +542,29 @@ impl AnimationTracks {
             entry.clock += delta * clip.speed as f64;
             entry.elapsed += delta;
             let length = clip.length as f64;
-            let wrapped = (entry.clock / length).floor() != (entry.prev / length).floor();
             let reached_end = !clip.looping
                 && !entry.completed
                 && (entry.clock >= length || entry.clock <= 0.0 && clip.speed < 0.0);
-            if (clip.looping && wrapped) || reached_end {
+            if (clip.looping && wrapped(entry.clock, entry.prev, length)) || reached_end {
                 entry.completed = true;
                 completed[completed_count.min(MAX_TRACK_ENTRIES)] = Some(clip);
                 completed_count += 1;
             }
         }
-        if let Some((elapsed, _)) = &mut t.mix {
-            *elapsed += delta as f32;
+        if let Some(mix) = t.stack.mix_mut() {
+            mix.elapsed += delta as f32;
         }
-        let finished = t.mix.is_some_and(|(e, d)| e >= d);
+        let finished = t.stack.mix().is_some_and(|m| m.elapsed >= m.duration);
         let mut ended: [Option<TrackClip>; MAX_TRACK_ENTRIES + 1] = [None; MAX_TRACK_ENTRIES + 1];
         let mut ended_count = 0;
         if finished {
-            for f in t.fading.drain(..) {
+            for f in t.stack.sources() {
                 ended[ended_count] = f.clip;
                 ended_count += 1;
             }
-            t.mix = None;
-            if t.current.is_some_and(|c| c.clip.is_none()) {
-                t.current = None;
+            t.stack.complete();
+            if t.current().is_some_and(|c| c.clip.is_none()) {
+                t.stack.clear();
             }
         }
         for c in completed.iter().take(completed_count.min(MAX_TRACK_ENTRIES + 1)) {
@@ -587,25 +584,16 @@ impl AnimationTracks {
             mask: t.mask,
             event_threshold: t.event_threshold,
         });
-        let progress = mix_weight(t.mix);
-        let fading = t.fading.iter().map(|e| (e, e.weight * (1.0 - progress)));
-        for (entry, weight) in fading.chain(t.current.iter().map(|e| (e, progress))) {
+        for (entry, weight) in t.stack.emitted() {
             let Some(clip) = entry.clip else { continue };
             if weight <= 0.0 {
                 continue;
             }
-            let length = clip.length as f64;
-            let (time, prev_time, looped) = if clip.looping {
-                let looped = (entry.clock / length).floor() != (entry.prev / length).floor();
-                (entry.clock.rem_euclid(length) as f32, entry.prev.rem_euclid(length) as f32, looped)
-            } else {
-                (entry.clock.clamp(0.0, length) as f32, entry.prev.clamp(0.0, length) as f32, false)
-            };
+            let (time, prev_time, looped) = clip_timing(entry.clock, entry.prev, clip.length, clip.looping);
             out.push_sample(ClipSample { clip: clip.clip, time, prev_time, weight, layer, looped });
         }
     }
 }
-
 /// When a queued entry starts, in the current entry's elapsed seconds (or the idle seconds of an
 /// empty track).
 fn due(current: Option<&Entry>, next: &Queued, idle: f64) -> Option<f64> {

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-use crate::AnimationGraph;
+use crate::graph::ValidGraph;
 use crate::mres::{self, MresError};
 
 /// How often [`FileWatch::new_default`] looks at the file.
@@ -117,7 +117,7 @@ impl Drop for FileWatch {
 /// previous graph stays in use, so a running game never loses its animation.
 pub struct GraphFile {
     watch: FileWatch,
-    graph: AnimationGraph,
+    graph: ValidGraph,
     text: String,
     version: u64,
 }
@@ -128,7 +128,7 @@ pub enum Reload<'g> {
     /// The file did not change (or changed back to the same text).
     Unchanged,
     /// The file changed and loaded: rebind players to this graph.
-    Loaded(&'g AnimationGraph),
+    Loaded(&'g ValidGraph),
     /// The file changed but does not load; the previous graph stays current.
     Failed(MresError),
 }
@@ -150,7 +150,7 @@ impl GraphFile {
     }
 
     /// The current graph.
-    pub fn graph(&self) -> &AnimationGraph {
+    pub fn graph(&self) -> &ValidGraph {
         &self.graph
     }
 

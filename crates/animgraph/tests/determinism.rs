@@ -92,7 +92,7 @@ fn fingerprint(buffer: &SampleBuffer, player: &AnimationGraphPlayer, out: &mut V
 
 fn run(graph: &AnimationGraph, clips: &BTreeMap<String, ClipSpec>, script: &[Frame]) -> Vec<u32> {
     let mut backend = RecordingBackend::new(clips);
-    let mut player = AnimationGraphPlayer::new(graph, &mut backend).unwrap();
+    let mut player = AnimationGraphPlayer::bind(graph, &mut backend).unwrap();
     let states: Vec<Vec<String>> =
         graph.layers.iter().map(|l| l.machine.states.iter().map(|s| s.name.clone()).collect()).collect();
     let mut buffer = player.new_buffer();
@@ -106,7 +106,7 @@ fn run(graph: &AnimationGraph, clips: &BTreeMap<String, ClipSpec>, script: &[Fra
 }
 
 fn load(path: &str) -> AnimationGraph {
-    mres::load_file(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+    mres::load_file(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph.into_graph()
 }
 
 fn clips(list: &[(&str, f32, bool)]) -> BTreeMap<String, ClipSpec> {

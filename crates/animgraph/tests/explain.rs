@@ -58,7 +58,7 @@ fn player(graph: &AnimationGraph) -> (AnimationGraphPlayer, animgraph::SampleBuf
         ("wave", 1.0, true),
         ("hurt", 1.0, true),
     ]);
-    let mut player = AnimationGraphPlayer::new(graph, &mut backend).unwrap();
+    let mut player = AnimationGraphPlayer::bind(graph, &mut backend).unwrap();
     player.set_explain(true);
     let buffer = player.new_buffer();
     (player, buffer)

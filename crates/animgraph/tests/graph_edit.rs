@@ -6,7 +6,7 @@ use animgraph::mres;
 
 fn showcase() -> animgraph::AnimationGraph {
     let path = format!("{}/../../assets/graphs/showcase.mres", env!("CARGO_MANIFEST_DIR"));
-    mres::load_file(&path).unwrap_or_else(|e| panic!("{path}: {e}")).graph
+    mres::load_file(&path).unwrap_or_else(|e| panic!("{path}: {e}")).graph.into_graph()
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn renaming_onto_a_taken_or_missing_name_changes_nothing() {
 
 fn locomotion() -> animgraph::AnimationGraph {
     let path = format!("{}/../../assets/graphs/locomotion.mres", env!("CARGO_MANIFEST_DIR"));
-    mres::load_file(&path).unwrap().graph
+    mres::load_file(&path).unwrap().graph.into_graph()
 }
 
 #[test]

@@ -23,8 +23,8 @@ fn locomotion() -> (animgraph::AnimationGraph, AnimationGraphPlayer) {
         ("run", 0.8, true),
         ("jump", 0.8, false),
     ]);
-    let player = AnimationGraphPlayer::new(&graph, &mut backend).unwrap();
-    (graph, player)
+    let player = AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    (graph.into_graph(), player)
 }
 
 fn server() -> LinkServer {

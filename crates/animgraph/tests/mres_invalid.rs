@@ -265,7 +265,7 @@ fn nan_literal_is_malformed_json() {
 
 #[test]
 fn nan_in_a_built_graph_is_an_error() {
-    let mut graph = mres::load_str(BASE).unwrap().graph;
+    let mut graph = mres::load_str(BASE).unwrap().graph.into_graph();
     graph.layers[0].machine.transitions[1].exit_time = f32::NAN;
     let issues = animgraph::graph::validate(&graph);
     assert_eq!(issues.len(), 1);

@@ -8,7 +8,7 @@ use animgraph::{AnimationGraph, SampleBuffer};
 use proptest::prelude::*;
 
 fn load(path: &str) -> AnimationGraph {
-    mres::load_file(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+    mres::load_file(format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph.into_graph()
 }
 
 /// A recording backend with every clip the graph names (1 s, looping; the jump-like ones not).
@@ -77,7 +77,7 @@ fn fingerprint(buffer: &SampleBuffer) -> Vec<u32> {
 #[test]
 fn snapshot_and_restore_resimulate_bit_identically() {
     let graph = load("assets/graphs/showcase.mres");
-    let mut player = AnimationGraphPlayer::new(&graph, &mut backend_for(&graph)).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut backend_for(&graph)).unwrap();
     let mut buffer = player.new_buffer();
     let mut rng = Rng(3);
     for _ in 0..300 {
@@ -209,7 +209,7 @@ fn snapshot_sizes_are_a_few_bytes() {
         "assets/characters/robot/robot.mres",
     ] {
         let graph = load(path);
-        let mut player = AnimationGraphPlayer::new(&graph, &mut backend_for(&graph)).unwrap();
+        let mut player = AnimationGraphPlayer::bind(&graph, &mut backend_for(&graph)).unwrap();
         let mut buffer = player.new_buffer();
         let mut rng = Rng(11);
         let (mut full, mut delta, mut count, mut largest) = (0usize, 0usize, 0usize, 0usize);
@@ -287,8 +287,8 @@ impl Channel {
 fn a_remote_follows_through_a_lossy_channel() {
     let graph = load("assets/graphs/showcase.mres");
     let mut backend = backend_for(&graph);
-    let mut authority_player = AnimationGraphPlayer::new(&graph, &mut backend).unwrap();
-    let mut remote_player = authority_player.instantiate();
+    let mut authority_player = AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    let mut remote_player = AnimationGraphPlayer::new(authority_player.bound_graph().clone());
     let (mut a_buffer, mut r_buffer) = (authority_player.new_buffer(), remote_player.new_buffer());
     let mut authority = Authority::default();
     let mut remote = Remote::default();
@@ -361,7 +361,7 @@ fn a_remote_follows_through_a_lossy_channel() {
 #[test]
 fn decoding_a_million_random_and_mutated_inputs_never_panics() {
     let graph = load("assets/graphs/showcase.mres");
-    let mut player = AnimationGraphPlayer::new(&graph, &mut backend_for(&graph)).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut backend_for(&graph)).unwrap();
     let mut buffer = player.new_buffer();
     let mut rng = Rng(5);
     let mut valid = Vec::new();
@@ -400,7 +400,7 @@ fn decoding_a_million_random_and_mutated_inputs_never_panics() {
             Ok(Ok(decoded)) => {
                 ok += 1;
                 // Whatever decodes is applied or refused, never a panic.
-                let mut p = player.instantiate();
+                let mut p = AnimationGraphPlayer::new(player.bound_graph().clone());
                 let _ = p.apply_net(&decoded, 1.0 / 60.0);
             }
             Ok(Err(_)) => errors += 1,

@@ -5,11 +5,17 @@ use animgraph::mres;
 use animgraph::script::{RecordingBackend, Script, Simulation};
 
 fn asset(name: &str) -> AnimationGraph {
-    mres::load_file(format!("{}/../../assets/graphs/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+    mres::load_file(format!("{}/../../assets/graphs/{name}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap()
+        .graph
+        .into_graph()
 }
 
 fn scenario_graph(name: &str) -> AnimationGraph {
-    mres::load_file(format!("{}/tests/scenarios/graphs/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+    mres::load_file(format!("{}/tests/scenarios/graphs/{name}", env!("CARGO_MANIFEST_DIR")))
+        .unwrap()
+        .graph
+        .into_graph()
 }
 
 fn backend(clips: &[(&str, f32, bool)]) -> RecordingBackend {
@@ -23,7 +29,7 @@ fn locomotion_backend() -> RecordingBackend {
 #[test]
 fn parameters_by_id_and_name() {
     let mut b = locomotion_backend();
-    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&asset("locomotion.mres"), &mut b).unwrap();
     let speed = player.find_parameter("speed").unwrap();
     player.set_float(speed, 3.2).unwrap();
     assert_eq!(player.get_float(speed), Some(3.2));
@@ -40,7 +46,7 @@ fn parameters_by_id_and_name() {
 #[test]
 fn bad_parameter_writes_are_errors_that_keep_the_old_value() {
     let mut b = locomotion_backend();
-    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&asset("locomotion.mres"), &mut b).unwrap();
     let speed = player.find_parameter("speed").unwrap();
     player.set_float(speed, 1.5).unwrap();
     let e = player.set_float(speed, f32::NAN).unwrap_err();
@@ -70,7 +76,7 @@ fn int_properties_accept_only_whole_floats() {
         .states
         .iter_mut()
         .for_each(|s| s.kind = StateKind::Clip(ClipState { clip: "a".into(), looping: true }));
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     player.set_property("Parameters/count", PropertyValue::Float(3.0)).unwrap();
     assert_eq!(player.get_property("Parameters/count"), Some(PropertyValue::Int(3)));
     assert!(matches!(
@@ -83,7 +89,7 @@ fn int_properties_accept_only_whole_floats() {
 #[test]
 fn a_missing_clip_is_warned_once_and_its_samples_skipped() {
     let mut b = backend(&[("idle", 2.0, true), ("walk", 0.708, true)]);
-    let player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut b);
+    let player = AnimationGraphPlayer::bind(&asset("locomotion.mres"), &mut b);
     let mut player = player.unwrap();
     let warnings = player.warnings().to_vec();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
@@ -100,7 +106,7 @@ fn a_missing_clip_is_warned_once_and_its_samples_skipped() {
 #[test]
 fn showcase_binds_with_its_runtime_triangulation_exposed() {
     let mut b = RecordingBackend::default();
-    let player = AnimationGraphPlayer::new(&asset("showcase.mres"), &mut b).unwrap();
+    let player = AnimationGraphPlayer::bind(&asset("showcase.mres"), &mut b).unwrap();
     let strafe = player.find_state(0, "Locomotion/Strafe").unwrap();
     let space = player.blend_space_2d(strafe).expect("Strafe is a 2D blend space");
     assert_eq!(space.points().len(), 5);
@@ -116,7 +122,7 @@ fn showcase_binds_with_its_runtime_triangulation_exposed() {
 fn an_invalid_graph_does_not_bind() {
     let mut graph = asset("locomotion.mres");
     graph.layers[0].machine.entry = "Nowhere".into();
-    let err = AnimationGraphPlayer::new(&graph, &mut locomotion_backend()).unwrap_err();
+    let err = AnimationGraphPlayer::bind(&graph, &mut locomotion_backend()).unwrap_err();
     assert!(matches!(err, BindError::Invalid(_)));
     assert!(err.to_string().contains("Layers[0].Machine.Entry: no state \"Nowhere\""), "{err}");
 }
@@ -132,7 +138,7 @@ fn run_frames(player: &mut AnimationGraphPlayer, frames: usize) {
 fn rebind_keeps_the_current_state_by_name_after_a_rename_elsewhere() {
     let mut b = locomotion_backend();
     let mut graph = asset("locomotion.mres");
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     player.travel(0, "Jump").unwrap();
     run_frames(&mut player, 20);
     assert_eq!(player.current_state_path(0), Some("Jump"));
@@ -154,7 +160,7 @@ fn rebind_keeps_the_current_state_by_name_after_a_rename_elsewhere() {
 fn rebind_after_deleting_the_active_state_falls_back_to_the_entry() {
     let mut b = locomotion_backend();
     let mut graph = asset("locomotion.mres");
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     player.travel(0, "Jump").unwrap();
     run_frames(&mut player, 20);
     graph.layers[0].machine.states.remove(1);
@@ -170,7 +176,7 @@ fn rebind_after_deleting_the_active_state_falls_back_to_the_entry() {
 fn a_failed_rebind_leaves_the_player_unchanged() {
     let mut b = locomotion_backend();
     let mut graph = asset("locomotion.mres");
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     player.travel(0, "Jump").unwrap();
     run_frames(&mut player, 5);
     graph.layers[0].machine.entry = "Missing".into();
@@ -182,7 +188,8 @@ fn a_failed_rebind_leaves_the_player_unchanged() {
 
 #[test]
 fn travel_to_an_unknown_state_is_an_error() {
-    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
+    let mut player =
+        AnimationGraphPlayer::bind(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
     assert_eq!(
         player.travel(0, "Fly").unwrap_err().to_string(),
         "layer 0 has no state \"Fly\"; use a name or an Outer/Inner path"
@@ -193,7 +200,7 @@ fn travel_to_an_unknown_state_is_an_error() {
 
 #[test]
 fn event_overflow_keeps_the_earliest_and_counts_the_rest() {
-    let mut player = AnimationGraphPlayer::new(
+    let mut player = AnimationGraphPlayer::bind(
         &scenario_graph("nested.mres"),
         &mut backend(&[("idle", 1.0, true), ("walk", 1.0, true), ("fall", 1.0, true), ("hurt", 0.5, false)]),
     )
@@ -215,7 +222,8 @@ fn event_overflow_keeps_the_earliest_and_counts_the_rest() {
 
 #[test]
 fn bad_deltas_count_as_zero() {
-    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
+    let mut player =
+        AnimationGraphPlayer::bind(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
     let mut buffer = player.new_buffer();
     for delta in [f32::NAN, -1.0, f32::INFINITY, 0.0] {
         player.advance(delta, &mut buffer);
@@ -227,7 +235,8 @@ fn bad_deltas_count_as_zero() {
 #[test]
 fn sync_time_keeps_walk_and_run_in_phase() {
     // The Fox's walk (0.708 s) and run (1.158 s).
-    let mut player = AnimationGraphPlayer::new(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
+    let mut player =
+        AnimationGraphPlayer::bind(&asset("locomotion.mres"), &mut locomotion_backend()).unwrap();
     let mut buffer = player.new_buffer();
     let speed = player.find_parameter("speed").unwrap();
     for frame in 0..2000 {
@@ -251,7 +260,7 @@ fn weights_stay_normalised_and_continuous_under_random_interruptions() {
     let graph = scenario_graph("interrupt.mres");
     let mut b =
         backend(&[("a", 1.0, true), ("b", 0.7, true), ("c", 1.3, true), ("d", 0.9, true), ("e", 1.1, true)]);
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     let params: Vec<ParamId> =
         ["gob", "goc", "god", "any"].iter().map(|n| player.find_parameter(n).unwrap()).collect();
@@ -295,7 +304,7 @@ fn buffer_capacity_covers_the_worst_case() {
     let graph = scenario_graph("chain.mres");
     let clips: Vec<(String, f32, bool)> = (0..12).map(|i| (format!("c{i}"), 1.0, true)).collect();
     let clip_refs: Vec<(&str, f32, bool)> = clips.iter().map(|(n, l, b)| (n.as_str(), *l, *b)).collect();
-    let mut player = AnimationGraphPlayer::new(&graph, &mut backend(&clip_refs)).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut backend(&clip_refs)).unwrap();
     let mut buffer = player.new_buffer();
     let next = player.find_parameter("next").unwrap();
     let mut most = 0;
@@ -305,7 +314,7 @@ fn buffer_capacity_covers_the_worst_case() {
         most = most.max(buffer.samples().len());
         assert_eq!(buffer.dropped(), 0);
     }
-    assert_eq!(most, animgraph::graph::player::MAX_INSTANCES, "the chain reaches the bound");
+    assert_eq!(most, animgraph::graph::MAX_INSTANCES, "the chain reaches the bound");
     assert_eq!(player.sample_capacity(), most, "and the buffer is sized exactly for it");
 }
 
@@ -404,10 +413,10 @@ fn buffer_capacity_covers_2d_chains_and_tracks() {
     }
     graph.layers.push(GraphLayer { machine, ..Default::default() });
     let mut b = backend(&[("a", 1.0, true), ("b", 0.8, true), ("c", 1.2, true), ("d", 0.9, true)]);
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut tracks = AnimationTracks::new(2, player.layer_count());
     let capacity = player.sample_capacity() + tracks.sample_capacity();
-    assert_eq!(capacity, animgraph::graph::player::MAX_INSTANCES * 3 + 2 * MAX_TRACK_ENTRIES);
+    assert_eq!(capacity, animgraph::graph::MAX_INSTANCES * 3 + 2 * MAX_TRACK_ENTRIES);
     let mut buffer = SampleBuffer::with_capacity(capacity, 3);
     let clip =
         TrackClip { clip: animgraph::ClipId(0), length: 1.0, looping: true, speed: 1.0, mix: Some(1.0) };
@@ -444,7 +453,7 @@ fn nested_player() -> AnimationGraphPlayer {
         duration: 0.0,
         ..Default::default()
     });
-    AnimationGraphPlayer::new(
+    AnimationGraphPlayer::bind(
         &graph,
         &mut backend(&[("idle", 1.0, true), ("walk", 1.0, true), ("fall", 1.0, true), ("hurt", 0.5, false)]),
     )

@@ -61,7 +61,7 @@ fn tracks_above_a_graph_take_the_next_layers() {
     let graph = mres::load_file(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/graphs/locomotion.mres"))
         .unwrap()
         .graph;
-    let mut player = AnimationGraphPlayer::new(&graph, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut tracks = AnimationTracks::new(1, player.layer_count());
     let mut buffer = SampleBuffer::with_capacity(
         player.sample_capacity() + tracks.sample_capacity(),

@@ -14,7 +14,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 fn locomotion() -> animgraph::AnimationGraph {
     let path = format!("{}/../../assets/graphs/locomotion.mres", env!("CARGO_MANIFEST_DIR"));
-    mres::load_file(&path).unwrap().graph
+    mres::load_file(&path).unwrap().graph.into_graph()
 }
 
 /// Polls until `f` gives something, or fails after 10 s.

@@ -36,7 +36,7 @@ fn allocations() -> usize {
 }
 
 fn graph(path: &str) -> animgraph::AnimationGraph {
-    mres::load_file(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph
+    mres::load_file(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap().graph.into_graph()
 }
 
 fn backend(clips: &[(&str, f32, bool)]) -> RecordingBackend {
@@ -50,7 +50,7 @@ fn ten_thousand_busy_frames_allocate_nothing() {
     // here: this test measures the player.
     let mut b =
         backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)]);
-    let mut player = AnimationGraphPlayer::new(&locomotion, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&locomotion, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     let speed = player.find_parameter("speed").unwrap();
     let jump = player.find_parameter("jump").unwrap();
@@ -58,13 +58,13 @@ fn ten_thousand_busy_frames_allocate_nothing() {
     let interrupt = graph("tests/scenarios/graphs/interrupt.mres");
     let mut b2 =
         backend(&[("a", 1.0, true), ("b", 0.7, true), ("c", 1.3, true), ("d", 0.9, true), ("e", 1.1, false)]);
-    let mut busy = AnimationGraphPlayer::new(&interrupt, &mut b2).unwrap();
+    let mut busy = AnimationGraphPlayer::bind(&interrupt, &mut b2).unwrap();
     let mut busy_buffer = busy.new_buffer();
 
     let nested = graph("tests/scenarios/graphs/nested.mres");
     let mut b3 =
         backend(&[("idle", 1.0, true), ("walk", 0.8, true), ("fall", 0.5, true), ("hurt", 0.4, false)]);
-    let mut inner = AnimationGraphPlayer::new(&nested, &mut b3).unwrap();
+    let mut inner = AnimationGraphPlayer::bind(&nested, &mut b3).unwrap();
     let mut inner_buffer = inner.new_buffer();
 
     let before = allocations();
@@ -142,7 +142,7 @@ fn showcase_with_code_tracks_allocates_nothing() {
     let list: Vec<(&str, f32, bool)> =
         names.iter().enumerate().map(|(i, n)| (*n, 0.3 + i as f32 * 0.07, i % 4 != 1)).collect();
     let mut b = backend(&list);
-    let mut player = AnimationGraphPlayer::new(&showcase, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&showcase, &mut b).unwrap();
     let mut tracks = AnimationTracks::new(2, player.layer_count());
     let mut buffer = SampleBuffer::with_capacity(
         player.sample_capacity() + tracks.sample_capacity(),
@@ -249,7 +249,7 @@ fn explain_mode_records_without_allocating() {
     let names: Vec<String> = showcase.clip_names();
     let clips: Vec<(&str, f32, bool)> = names.iter().map(|n| (n.as_str(), 0.9, n != "die")).collect();
     let mut b = backend(&clips);
-    let mut player = AnimationGraphPlayer::new(&showcase, &mut b).unwrap();
+    let mut player = AnimationGraphPlayer::bind(&showcase, &mut b).unwrap();
     player.set_explain(true); // sizes the storage: allowed to allocate
     let mut buffer = player.new_buffer();
     let before = allocations();

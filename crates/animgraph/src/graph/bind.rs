@@ -1,20 +1,24 @@
-//! Binding: compiling an [`AnimationGraph`] against a backend into flat arrays of ids.
+//! Binding: compiling a [`ValidGraph`] against a backend into a [`BoundGraph`].
 //!
-//! Everything the player walks each frame is here, indexed by [`StateId`], [`TransitionId`],
-//! [`ParamId`] and [`MachineId`]; no string is looked up after bind. Sub-machines are
-//! flattened: a layer always plays *leaf* states (clips and blend spaces), and each leaf knows
-//! the path of states from its layer's top machine down to itself.
+//! Clips and masks are resolved once through the backend; parameters, states (at every depth),
+//! transitions and conditions get ids; transitions get their global rank; every leaf gets its
+//! pre-sorted candidate list. The graph was validated when the [`ValidGraph`] was made, so bind
+//! checks only what depends on its size (the id types' limits).
 
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::MachineId;
 use super::blend_space::{self, Triangulation2D};
-use super::{
-    ANY_STATE, AnimationGraph, ConditionOp, EXIT_STATE, GraphIssue, GraphMachine, ParamId, ParameterType,
-    Severity, StateId, StateKind, TransitionId, TransitionInterrupt, validate,
+use super::bound::{
+    BlendInput, BlendPoint, BoundGraph, Candidate, ConditionDef, LayerDef, MAX_IDS, MAX_LAYERS,
+    MIN_CLIP_LENGTH, MachineDef, MixDef, MixDuration, MixKey, Motion, ParamDef, StateDef, Target,
+    TransitionDef, Value,
 };
-use crate::core::{ClipBlend, ClipId, MaskId, PoseBackend};
+use super::{
+    ANY_STATE, EXIT_STATE, GraphIssue, GraphMachine, MachineId, ParamId, ParameterType, StateId, StateKind,
+    TransitionId, TransitionInterrupt, ValidGraph,
+};
+use crate::core::{ClipId, PoseBackend};
 
 /// Why a graph could not be bound.
 #[derive(Debug, thiserror::Error)]
@@ -35,238 +39,28 @@ fn list(issues: &[GraphIssue]) -> String {
     lines.join("\n")
 }
 
-/// The stored value of a parameter.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Value {
-    Bool(bool),
-    Int(i32),
-    Float(f32),
-    Trigger(bool),
-}
-
-impl Value {
-    pub(crate) fn numeric(self) -> f32 {
-        match self {
-            Value::Int(i) => i as f32,
-            Value::Float(f) => f,
-            Value::Bool(b) | Value::Trigger(b) => b as u8 as f32,
-        }
+impl BoundGraph {
+    /// Compiles a validated graph against a backend: resolves clips (a missing clip is a warning
+    /// and its samples are skipped) and masks, and lays the graph out as flat arrays of ids.
+    /// Fails only when the graph is larger than the id types hold. Wrap the result in an `Arc`
+    /// and give it to as many [`AnimationGraphPlayer`](super::AnimationGraphPlayer)s as needed.
+    pub fn bind(graph: &ValidGraph, backend: &mut dyn PoseBackend) -> Result<BoundGraph, BindError> {
+        bind(graph, backend)
     }
 }
 
-pub(crate) struct ParamDef {
-    pub name: String,
-    pub kind: ParameterType,
-    pub default: Value,
-    pub latch: bool,
-}
-
-pub(crate) struct LayerDef {
-    pub name: String,
-    pub blend: ClipBlend,
-    pub weight: f32,
-    pub weight_param: Option<ParamId>,
-    pub mask: Option<MaskId>,
-    pub machine: MachineId,
-    /// Most samples one state of this layer emits at once.
-    pub samples_per_state: usize,
-}
-
-pub(crate) struct MachineDef {
-    pub entry: StateId,
-}
-
-/// How a leaf state's clips are timed and weighted.
-pub(crate) enum Motion {
-    Clip { clip: Option<ClipId>, length: f32, looping: bool },
-    Blend { input: BlendInput, points: Range<u32>, sync: bool },
-}
-
-/// What places a blend space's point.
-#[derive(Clone, Copy)]
-pub(crate) enum BlendInput {
-    /// One parameter; positions in `Compiled::positions`.
-    OneD(ParamId),
-    /// Two parameters and the index of the space in `Compiled::spaces`.
-    TwoD(ParamId, ParamId, u32),
-}
-
-pub(crate) struct StateDef {
-    pub name: String,
-    /// `Outer/Inner` from the layer's top machine.
-    pub path: String,
-    pub speed: f32,
-    pub speed_param: Option<ParamId>,
-    /// `None` for sub-machine states.
-    pub motion: Option<Motion>,
-    /// States from the layer's top machine down to this one (this one last).
-    pub ancestry: Range<u32>,
-    /// The leaf entered when a transition targets this state (itself unless a sub-machine).
-    pub entry_leaf: StateId,
-    /// For leaves: every transition that may fire while this leaf plays, by rank.
-    pub candidates: Range<u32>,
-    /// Name used to match `Mixes` entries (clip name for clip states, state name otherwise).
-    pub mix_key: u32,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Target {
-    State(StateId),
-    Exit,
-}
-
-pub(crate) struct TransitionDef {
-    /// `None` for `*`.
-    pub from: Option<StateId>,
-    pub to: Target,
-    pub conditions: Range<u32>,
-    /// Seconds, or negative when it depends on the playing state (a `*` transition with
-    /// Duration -1): resolved against `Mixes` when it starts.
-    pub duration: f32,
-    pub exit_time: f32,
-    pub offset: f32,
-    pub interrupt: TransitionInterrupt,
-    /// Global order: priority descending, then outer machines first, then list order.
-    pub rank: u32,
-    /// Mix key of the target state.
-    pub to_key: u32,
-}
-
-pub(crate) struct ConditionDef {
-    /// `None` for parameterless True / False.
-    pub param: Option<ParamId>,
-    pub op: ConditionOp,
-    pub value: f32,
-}
-
-/// One entry of a leaf's candidate list.
-#[derive(Clone, Copy)]
-pub(crate) struct Candidate {
-    pub transition: TransitionId,
-    /// Depth of the machine the transition belongs to (0 = the layer's top machine).
-    pub level: u8,
-    /// For a parent's transition out of a sub-machine state at this depth: only once that
-    /// sub-machine has exited through `<exit>`.
-    pub requires_exit: Option<u8>,
-}
-
-pub(crate) struct BlendPoint {
-    pub clip: Option<ClipId>,
-    pub length: f32,
-    pub looping: bool,
-}
-
-pub(crate) struct MixDef {
-    pub from: Option<u32>,
-    pub to: Option<u32>,
-    pub duration: f32,
-}
-
-/// The bound form of a graph.
-pub(crate) struct Compiled {
-    /// Each transition's model path, by id (for tools: explanations, editors).
-    pub transition_models: Vec<String>,
-    pub parameters: Vec<ParamDef>,
-    pub param_by_name: HashMap<String, ParamId>,
-    pub layers: Vec<LayerDef>,
-    pub machines: Vec<MachineDef>,
-    pub states: Vec<StateDef>,
-    /// Per layer: `"Outer/Inner"` -> state.
-    pub state_by_path: Vec<HashMap<String, StateId>>,
-    pub ancestry: Vec<StateId>,
-    pub transitions: Vec<TransitionDef>,
-    pub conditions: Vec<ConditionDef>,
-    pub candidates: Vec<Candidate>,
-    pub points: Vec<BlendPoint>,
-    /// 1D blend-space positions, indexed like `points` (unused for 2D points).
-    pub positions: Vec<f32>,
-    /// Bound 2D blend spaces.
-    pub spaces: Vec<Triangulation2D>,
-    pub mixes: Vec<MixDef>,
-    pub default_mix: f32,
-    pub warnings: Vec<String>,
-}
-
-/// Clip lengths below this are treated as this (a zero-length clip would make normalised time
-/// infinite).
-pub(crate) const MIN_CLIP_LENGTH: f32 = 1e-3;
-
-impl Compiled {
-    pub fn ancestry(&self, state: StateId) -> &[StateId] {
-        let r = &self.states[state.index()].ancestry;
-        &self.ancestry[r.start as usize..r.end as usize]
-    }
-
-    /// Whether `state` is `leaf` or one of its enclosing sub-machine states.
-    pub fn on_path(&self, leaf: StateId, state: StateId) -> bool {
-        self.ancestry(leaf).contains(&state)
-    }
-
-    pub fn candidates(&self, leaf: StateId) -> &[Candidate] {
-        let r = &self.states[leaf.index()].candidates;
-        &self.candidates[r.start as usize..r.end as usize]
-    }
-
-    pub fn conditions(&self, t: &TransitionDef) -> &[ConditionDef] {
-        &self.conditions[t.conditions.start as usize..t.conditions.end as usize]
-    }
-
-    pub fn points(&self, range: &Range<u32>) -> &[BlendPoint] {
-        &self.points[range.start as usize..range.end as usize]
-    }
-
-    /// Crossfade seconds from a state with mix key `from` to one with key `to`: the most
-    /// specific `Mixes` entry (exact pair, then `from -> *`, then `* -> to`, then `* -> *`; list
-    /// order among equals), else `DefaultMix`.
-    pub fn mix_duration(&self, from: u32, to: u32) -> f32 {
-        let mut best: Option<(u8, f32)> = None;
-        for m in &self.mixes {
-            let score = match (m.from, m.to) {
-                (Some(f), Some(t)) if f == from && t == to => 4,
-                (Some(f), None) if f == from => 3,
-                (None, Some(t)) if t == to => 2,
-                (None, None) => 1,
-                _ => 0,
-            };
-            if score > 0 && best.is_none_or(|(s, _)| score > s) {
-                best = Some((score, m.duration));
-            }
-        }
-        best.map_or(self.default_mix, |(_, d)| d)
-    }
-
-    /// Most samples the graph's layers can emit in one frame.
-    pub fn sample_capacity(&self) -> usize {
-        self.layers.iter().map(|l| l.samples_per_state * super::player::MAX_INSTANCES).sum()
-    }
-
-    /// Most events one advance can raise.
-    pub fn event_capacity(&self) -> usize {
-        let depth = self.states.iter().map(|s| s.ancestry.len()).max().unwrap_or(1);
-        // Per layer: a completed mix exits every frozen instance's path, then one transition
-        // starts and enters a path; the first advance enters the entry path.
-        self.layers.len() * (super::player::MAX_INSTANCES * depth + 1 + 2 * depth)
-    }
-}
-
-/// Compiles a graph. Validation errors, unsupported features and size overflows are errors;
-/// missing clips are warnings (their samples are skipped).
-pub(crate) fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<Compiled, BindError> {
-    let issues = validate(graph);
-    let errors: Vec<GraphIssue> = issues.into_iter().filter(|i| i.severity == Severity::Error).collect();
-    if !errors.is_empty() {
-        return Err(BindError::Invalid(errors));
-    }
-    if graph.layers.len() > u8::MAX as usize {
+fn bind(graph: &ValidGraph, backend: &mut dyn PoseBackend) -> Result<BoundGraph, BindError> {
+    let graph = graph.graph();
+    if graph.layers.len() > MAX_LAYERS {
         return Err(BindError::TooLarge(format!(
             "the graph has {} layers; at most {} are supported",
             graph.layers.len(),
-            u8::MAX
+            MAX_LAYERS
         )));
     }
     let mut b = Binder {
         backend,
-        out: Compiled {
+        out: BoundGraph {
             parameters: Vec::new(),
             param_by_name: HashMap::new(),
             layers: Vec::new(),
@@ -315,9 +109,9 @@ struct PendingTransition {
 
 struct Binder<'a> {
     backend: &'a mut dyn PoseBackend,
-    out: Compiled,
+    out: BoundGraph,
     clips: HashMap<String, Option<(ClipId, f32, bool)>>,
-    mix_keys: HashMap<String, u32>,
+    mix_keys: HashMap<String, MixKey>,
     pending: Vec<PendingTransition>,
     /// Per machine: its `*` transitions (indices into `pending`).
     machine_any: Vec<Vec<usize>>,
@@ -328,12 +122,12 @@ struct Binder<'a> {
 }
 
 fn too_large(what: &str) -> BindError {
-    BindError::TooLarge(format!("the graph has more than {} {what}; split it", u16::MAX))
+    BindError::TooLarge(format!("the graph has more than {MAX_IDS} {what}; split it"))
 }
 
 impl Binder<'_> {
-    fn mix_key(&mut self, name: &str) -> u32 {
-        let next = self.mix_keys.len() as u32;
+    fn mix_key(&mut self, name: &str) -> MixKey {
+        let next = MixKey(self.mix_keys.len() as u32);
         *self.mix_keys.entry(name.to_string()).or_insert(next)
     }
 
@@ -366,8 +160,8 @@ impl Binder<'_> {
         if name.is_empty() { None } else { self.out.param_by_name.get(name).copied() }
     }
 
-    fn run(&mut self, graph: &AnimationGraph) -> Result<(), BindError> {
-        if graph.parameters.len() > u16::MAX as usize {
+    fn run(&mut self, graph: &super::AnimationGraph) -> Result<(), BindError> {
+        if graph.parameters.len() > MAX_IDS {
             return Err(too_large("parameters"));
         }
         for (i, p) in graph.parameters.iter().enumerate() {
@@ -436,7 +230,7 @@ impl Binder<'_> {
         parent: Option<StateId>,
         depth: u8,
     ) -> Result<MachineId, BindError> {
-        if self.out.machines.len() >= u16::MAX as usize {
+        if self.out.machines.len() >= MAX_IDS {
             return Err(too_large("machines"));
         }
         let machine_id = MachineId(self.out.machines.len() as u16);
@@ -452,7 +246,7 @@ impl Binder<'_> {
         let mut ids = HashMap::new();
         let mut sub_machines = Vec::new();
         for (state_index, state) in machine.states.iter().enumerate() {
-            if self.out.states.len() >= u16::MAX as usize {
+            if self.out.states.len() >= MAX_IDS {
                 return Err(too_large("states"));
             }
             let id = StateId(self.out.states.len() as u16);
@@ -545,7 +339,12 @@ impl Binder<'_> {
 
         for (list_index, t) in machine.transitions.iter().enumerate() {
             let from = if t.from == ANY_STATE { None } else { Some(ids[t.from.as_str()]) };
-            let to = if t.to == EXIT_STATE { Target::Exit } else { Target::State(ids[t.to.as_str()]) };
+            let to = if t.to == EXIT_STATE {
+                Target::Exit
+            } else {
+                let state: StateId = ids[t.to.as_str()];
+                Target::State(state, self.out.states[state.index()].mix_key)
+            };
             let start = self.out.conditions.len() as u32;
             for c in &t.conditions {
                 self.out.conditions.push(ConditionDef {
@@ -589,7 +388,7 @@ impl Binder<'_> {
 
     /// Gives transitions ids in rank order and resolves their mix durations.
     fn finish_transitions(&mut self) -> Result<(), BindError> {
-        if self.pending.len() > u16::MAX as usize {
+        if self.pending.len() > MAX_IDS {
             return Err(too_large("transitions"));
         }
         // Rank: priority descending, then outer machines first, then machine order, then list order.
@@ -603,18 +402,16 @@ impl Binder<'_> {
             rank[i] = r as u32;
         }
         for (i, p) in self.pending.iter().enumerate() {
-            let to_key = match p.to {
-                Target::State(s) => self.out.states[s.index()].mix_key,
-                Target::Exit => u32::MAX,
-            };
+            // A negative authored `Duration` (-1) means "from `Mixes`": resolved here when the
+            // source is known, when the transition starts for `*`.
             let duration = if p.duration >= 0.0 {
-                p.duration
+                MixDuration::Seconds(p.duration)
             } else {
                 match (p.from, p.to) {
-                    (Some(from), Target::State(_)) => {
-                        self.out.mix_duration(self.out.states[from.index()].mix_key, to_key)
+                    (Some(from), Target::State(_, to)) => {
+                        MixDuration::Seconds(self.out.mix_duration(self.out.states[from.index()].mix_key, to))
                     }
-                    _ => -1.0,
+                    _ => MixDuration::FromMixes,
                 }
             };
             self.out.transition_models.push(p.model.clone());
@@ -623,11 +420,11 @@ impl Binder<'_> {
                 to: p.to,
                 conditions: p.conditions.clone(),
                 duration,
-                exit_time: p.exit_time,
+                // A negative authored `ExitTime` (-1) means none.
+                exit_time: (p.exit_time >= 0.0).then_some(p.exit_time),
                 offset: p.offset,
                 interrupt: p.interrupt,
                 rank: rank[i],
-                to_key,
             });
         }
         Ok(())

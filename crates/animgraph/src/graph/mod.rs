@@ -2,6 +2,7 @@
 
 mod bind;
 pub mod blend_space;
+pub mod bound;
 mod condition;
 mod event;
 pub mod explain;
@@ -18,6 +19,7 @@ mod transition;
 mod validate;
 
 pub use bind::BindError;
+pub use bound::{BoundGraph, MAX_INSTANCES};
 pub use condition::{ConditionOp, GraphCondition};
 pub use event::{EventList, GraphEvent};
 pub use graph::{AnimationGraph, GraphStats};
@@ -29,4 +31,4 @@ pub use parameter::{GraphParameter, ParameterType};
 pub use player::{AnimationGraphPlayer, LayerError, ParameterError, PlayerSnapshot, PropertyValue};
 pub use state::{BlendSpace1D, BlendSpace2D, ClipState, GraphState, StateKind};
 pub use transition::{ANY_STATE, EXIT_STATE, GraphTransition, TransitionInterrupt};
-pub use validate::{GraphIssue, MAX_MACHINE_DEPTH, Severity, has_errors, validate};
+pub use validate::{GraphIssue, MAX_MACHINE_DEPTH, Severity, ValidGraph, has_errors, validate};

@@ -477,3 +477,59 @@ impl<'a> Validator<'a> {
         }
     }
 }
+
+/// An [`AnimationGraph`] that passed [`validate`] with no error: the proof
+/// [`BoundGraph::bind`](super::BoundGraph::bind) asks for, so a graph is validated once, where it
+/// is made (the `.mres` loader, an editor's edit), not again at bind. Reads as the graph
+/// (`Deref`); [`into_graph`](Self::into_graph) gives it back for editing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidGraph {
+    graph: AnimationGraph,
+    warnings: Vec<GraphIssue>,
+}
+
+impl ValidGraph {
+    /// Validates a graph: `Ok` when no finding is an error (the warnings are kept), else every
+    /// error.
+    pub fn new(graph: AnimationGraph) -> Result<ValidGraph, Vec<GraphIssue>> {
+        let (errors, warnings): (Vec<GraphIssue>, Vec<GraphIssue>) =
+            validate(&graph).into_iter().partition(|i| i.severity == Severity::Error);
+        if errors.is_empty() { Ok(ValidGraph { graph, warnings }) } else { Err(errors) }
+    }
+
+    /// For a loader that has just run [`validate`] on `graph` and found no error: wraps it
+    /// without validating again.
+    pub(crate) fn already_validated(graph: AnimationGraph) -> ValidGraph {
+        ValidGraph { graph, warnings: Vec::new() }
+    }
+
+    /// The graph.
+    pub fn graph(&self) -> &AnimationGraph {
+        &self.graph
+    }
+
+    /// The validator's warnings (empty when the graph came from a loader, which reports its own
+    /// located warnings).
+    pub fn warnings(&self) -> &[GraphIssue] {
+        &self.warnings
+    }
+
+    /// The graph, to edit (validate it again before binding).
+    pub fn into_graph(self) -> AnimationGraph {
+        self.graph
+    }
+}
+
+impl std::ops::Deref for ValidGraph {
+    type Target = AnimationGraph;
+
+    fn deref(&self) -> &AnimationGraph {
+        &self.graph
+    }
+}
+
+impl PartialEq<AnimationGraph> for ValidGraph {
+    fn eq(&self, other: &AnimationGraph) -> bool {
+        &self.graph == other
+    }
+}

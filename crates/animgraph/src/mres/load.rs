@@ -9,7 +9,7 @@ use crate::core::{BoneMask, ClipBlend};
 use crate::graph::{
     AnimationGraph, BlendSpace1D, BlendSpace2D, ClipState, ConditionOp, GraphCondition, GraphLayer,
     GraphMachine, GraphMixOverride, GraphParameter, GraphState, GraphTransition, ParameterType, StateKind,
-    TransitionInterrupt, validate,
+    TransitionInterrupt, ValidGraph, validate,
 };
 
 /// Largest file the loader reads (16 MiB); larger input is refused with a clear error.
@@ -85,7 +85,7 @@ pub fn load_str(text: &str) -> Result<Loaded, MresError> {
     if diagnostics.iter().any(|d| d.is_error()) {
         Err(MresError::Invalid(diagnostics))
     } else {
-        Ok(Loaded { graph, warnings: diagnostics })
+        Ok(Loaded { graph: ValidGraph::already_validated(graph), warnings: diagnostics })
     }
 }
 
@@ -96,7 +96,7 @@ pub fn load_str(text: &str) -> Result<Loaded, MresError> {
 /// included, is in [`Loaded::warnings`]. Text that cannot be read as a whole graph (malformed
 /// JSON, unknown resource types, dangling references, unreadable values) is still an error,
 /// because saving what was read would drop part of the file.
-pub fn load_str_editable(text: &str) -> Result<Loaded, MresError> {
+pub fn load_str_editable(text: &str) -> Result<Loaded<AnimationGraph>, MresError> {
     let (graph, diagnostics, structural_errors, _) = load_with_diagnostics(text)?;
     if structural_errors {
         Err(MresError::Invalid(diagnostics))
@@ -112,7 +112,7 @@ pub fn load_str_located(text: &str) -> Result<(Loaded, Origins), MresError> {
     if diagnostics.iter().any(|d| d.is_error()) {
         Err(MresError::Invalid(diagnostics))
     } else {
-        Ok((Loaded { graph, warnings: diagnostics }, origins))
+        Ok((Loaded { graph: ValidGraph::already_validated(graph), warnings: diagnostics }, origins))
     }
 }
 

@@ -35,16 +35,18 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use load::{Location, MAX_FILE_BYTES, Origins, load_str, load_str_editable, load_str_located};
 pub use save::save_to_string;
 
-use crate::graph::AnimationGraph;
+use crate::graph::{AnimationGraph, ValidGraph};
 
 /// The only format version this crate reads and writes.
 pub const FORMAT_VERSION: u64 = 2;
 
-/// A graph that loaded, with any warnings found on the way.
+/// A graph that loaded, with any warnings found on the way: a [`ValidGraph`] (ready to bind)
+/// from [`load_str`] and [`load_file`], a plain [`AnimationGraph`] (which may break semantic
+/// rules) from the editable loaders.
 #[derive(Clone, Debug)]
-pub struct Loaded {
+pub struct Loaded<G = ValidGraph> {
     /// The graph.
-    pub graph: AnimationGraph,
+    pub graph: G,
     /// Non-fatal findings (unknown properties, unused resources, likely mistakes).
     pub warnings: Vec<Diagnostic>,
 }
@@ -100,7 +102,7 @@ pub fn load_file(path: impl AsRef<Path>) -> Result<Loaded, MresError> {
 
 /// Loads a graph from a file for editing (see [`load_str_editable`]): semantic errors are
 /// returned with the graph instead of refusing it.
-pub fn load_file_editable(path: impl AsRef<Path>) -> Result<Loaded, MresError> {
+pub fn load_file_editable(path: impl AsRef<Path>) -> Result<Loaded<AnimationGraph>, MresError> {
     load_str_editable(&read_text(path.as_ref())?)
 }
 

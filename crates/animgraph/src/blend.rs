@@ -1,0 +1,332 @@
+//! The blend stack: what one layer is blending, the same for graph layers and code tracks.
+//!
+//! A stack holds the *sources* (states or clips mixing out, each with a frozen weight; one of
+//! them is the layer's *current* entry), at most one *target* (what a running mix brings in)
+//! and the running *mix* (elapsed and duration). Its rules, each written once:
+//!
+//! | operation | result |
+//! |---|---|
+//! | no mix runs | one source, weight 1 (or none: an empty code track) |
+//! | [`BlendStack::begin_mix`] | the entry becomes the target; the mix's progress `p` rises from 0 to 1 over its duration |
+//! | emitted weights ([`BlendStack::emitted`]) | each source `weight x (1 - p)`, the target `p`: they sum to the sources' sum, so the blend is continuous |
+//! | [`BlendStack::freeze`] (a mix starts while one runs: an interruption) | the sources' weights are scaled by `1 - p` and the target joins them with weight `p`: the blend as it stood becomes the new source |
+//! | freezing into a full stack | first the lightest source that is not pinned (the layer's current state; the first of equals) is dropped and the other sources rescaled to keep their sum |
+//! | [`BlendStack::complete`] | the target becomes the only source, weight 1 |
+//! | [`BlendStack::cut`] | one entry replaces everything, weight 1, no mix |
+//!
+//! [`clip_timing`] turns an entry's clock into a clip sample's times, for both users too.
+
+/// An entry of a [`BlendStack`]: anything with a frozen weight.
+pub(crate) trait Weighted: Copy {
+    /// The weight among the sources.
+    fn weight(&self) -> f32;
+    /// Sets it.
+    fn set_weight(&mut self, weight: f32);
+}
+
+/// A running mix: seconds elapsed, its duration, and what its owner keeps with it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mix<X> {
+    pub elapsed: f32,
+    pub duration: f32,
+    pub info: X,
+}
+
+impl<X> Mix<X> {
+    /// 0 when it starts, 1 once `duration` has elapsed (1 at once for a duration of 0 or less).
+    pub fn progress(&self) -> f32 {
+        if self.duration <= 0.0 { 1.0 } else { (self.elapsed / self.duration).min(1.0) }
+    }
+}
+
+/// See the [module docs](self).
+///
+/// Invariants: `current < sources.len()` whenever sources is not empty; a target exists exactly
+/// while a mix runs; `sources.len() < capacity` (a full stack drops before it grows), so its
+/// storage, reserved at construction, is never reallocated.
+#[derive(Debug)]
+pub(crate) struct BlendStack<E, X> {
+    sources: Vec<E>,
+    current: usize,
+    target: Option<E>,
+    mix: Option<Mix<X>>,
+    capacity: usize,
+}
+
+/// A clone keeps the reserved capacity (a derived clone of a `Vec` would not).
+impl<E: Copy, X: Copy> Clone for BlendStack<E, X> {
+    fn clone(&self) -> Self {
+        let mut sources = Vec::with_capacity(self.capacity);
+        sources.extend_from_slice(&self.sources);
+        BlendStack { sources, ..*self }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.sources.clone_from(&source.sources);
+        self.current = source.current;
+        self.target = source.target;
+        self.mix = source.mix;
+        self.capacity = source.capacity;
+    }
+}
+
+impl<E: Weighted, X: Copy> BlendStack<E, X> {
+    /// A stack of at most `capacity` entries (sources and target), playing `first` alone.
+    pub fn new(capacity: usize, first: Option<E>) -> Self {
+        let mut sources = Vec::with_capacity(capacity);
+        sources.extend(first);
+        BlendStack { sources, current: 0, target: None, mix: None, capacity }
+    }
+
+    /// Entries mixing out (all of them, with weight 1 for the one, while no mix runs).
+    pub fn sources(&self) -> &[E] {
+        &self.sources
+    }
+
+    /// The layer's current entry.
+    ///
+    /// # Panics
+    /// If the stack is empty (a graph layer never is).
+    pub fn current(&self) -> &E {
+        &self.sources[self.current]
+    }
+
+    /// The current entry's index among the sources.
+    pub fn current_index(&self) -> usize {
+        self.current
+    }
+
+    /// Makes another source the current one.
+    pub fn set_current(&mut self, index: usize) {
+        debug_assert!(index < self.sources.len());
+        self.current = index;
+    }
+
+    /// The running mix's target.
+    pub fn target(&self) -> Option<&E> {
+        self.target.as_ref()
+    }
+
+    /// The newest entry: the target, else the current source.
+    pub fn newest(&self) -> Option<&E> {
+        self.target.as_ref().or(self.sources.get(self.current))
+    }
+
+    /// The running mix.
+    pub fn mix(&self) -> Option<&Mix<X>> {
+        self.mix.as_ref()
+    }
+
+    /// The running mix, to advance it.
+    pub fn mix_mut(&mut self) -> Option<&mut Mix<X>> {
+        self.mix.as_mut()
+    }
+
+    /// The running mix's progress.
+    pub fn progress(&self) -> Option<f32> {
+        self.mix.as_ref().map(Mix::progress)
+    }
+
+    /// Every entry, sources first, then the target.
+    pub fn entries_mut(&mut self) -> impl Iterator<Item = &mut E> {
+        self.sources.iter_mut().chain(self.target.iter_mut())
+    }
+
+    /// Each entry with the weight it contributes now (sources first, then the target).
+    pub fn emitted(&self) -> impl Iterator<Item = (&E, f32)> {
+        let p = self.progress();
+        let sources = self.sources.iter().map(move |s| (s, s.weight() * p.map_or(1.0, |p| 1.0 - p)));
+        sources.chain(self.target.iter().zip(p).map(|(t, p)| (t, p)))
+    }
+
+    /// One entry replaces everything: weight 1, no mix.
+    pub fn cut(&mut self, entry: E) {
+        self.sources.clear();
+        self.sources.push(entry);
+        self.current = 0;
+        self.target = None;
+        self.mix = None;
+    }
+
+    /// Empties the stack (a code track with nothing left to play).
+    pub fn clear(&mut self) {
+        self.sources.clear();
+        self.current = 0;
+        self.target = None;
+        self.mix = None;
+    }
+
+    /// Freezes a running mix into the sources (see the module docs): returns the source dropped
+    /// to make room, if the stack was full. `pin_current` keeps the current source from being
+    /// dropped. Does nothing while no mix runs.
+    pub fn freeze(&mut self, pin_current: bool) -> Option<E> {
+        let (Some(mix), Some(target)) = (self.mix, self.target) else { return None };
+        let t = mix.progress();
+        for s in self.sources.iter_mut() {
+            s.set_weight(s.weight() * (1.0 - t));
+        }
+        let dropped =
+            if self.sources.len() >= self.capacity - 1 { self.drop_lightest(pin_current) } else { None };
+        let mut frozen = target;
+        frozen.set_weight(t);
+        self.sources.push(frozen);
+        self.target = None;
+        self.mix = None;
+        dropped
+    }
+
+    /// Drops the lightest source (the first of equals; never the current one when pinned) and
+    /// rescales the rest to keep their sum.
+    fn drop_lightest(&mut self, pin_current: bool) -> Option<E> {
+        let mut lightest: Option<(usize, f32)> = None;
+        for (i, s) in self.sources.iter().enumerate() {
+            if (!pin_current || i != self.current) && lightest.is_none_or(|(_, w)| s.weight() < w) {
+                lightest = Some((i, s.weight()));
+            }
+        }
+        let (index, _) = lightest?;
+        let dropped = self.sources.remove(index);
+        if self.current > index {
+            self.current -= 1;
+        }
+        let total: f32 = self.sources.iter().map(Weighted::weight).sum();
+        let kept = total + dropped.weight();
+        if total > 0.0 {
+            for s in self.sources.iter_mut() {
+                s.set_weight(s.weight() * (kept / total));
+            }
+        }
+        Some(dropped)
+    }
+
+    /// Starts a mix to `entry` (after [`freeze`](Self::freeze) when one was running).
+    pub fn begin_mix(&mut self, entry: E, mix: Mix<X>) {
+        debug_assert!(self.target.is_none(), "freeze a running mix first");
+        self.target = Some(entry);
+        self.mix = Some(mix);
+    }
+
+    /// The mix ends: its target becomes the only source, weight 1.
+    pub fn complete(&mut self) {
+        let Some(mut target) = self.target.take() else { return };
+        target.set_weight(1.0);
+        self.cut(target);
+    }
+
+    /// Keeps only the sources `keep` accepts (the current one stays current when kept).
+    pub fn retain_sources(&mut self, mut keep: impl FnMut(&E) -> bool) {
+        let mut i = 0;
+        while i < self.sources.len() {
+            if keep(&self.sources[i]) {
+                i += 1;
+            } else {
+                self.sources.remove(i);
+                if self.current > i {
+                    self.current -= 1;
+                }
+            }
+        }
+        self.current = self.current.min(self.sources.len().saturating_sub(1));
+    }
+
+    /// Parts for rebuilding a stack from replicated state.
+    pub fn sources_mut(&mut self) -> &mut Vec<E> {
+        &mut self.sources
+    }
+
+    /// Sets the target and mix directly (replication restores them as they were).
+    pub fn set_target(&mut self, target: Option<E>, mix: Option<Mix<X>>) {
+        self.target = target;
+        self.mix = mix;
+    }
+
+    /// The target, to advance its clock.
+    pub fn target_mut(&mut self) -> Option<&mut E> {
+        self.target.as_mut()
+    }
+
+    /// The sources, to advance their clocks.
+    pub fn sources_slice_mut(&mut self) -> &mut [E] {
+        &mut self.sources
+    }
+}
+
+/// A clip's sample times from an entry's clock (seconds x rate): `(time, previous time, looped)`.
+/// A looping clip wraps (`looped` when a loop boundary was crossed this frame, either way); a
+/// one-shot holds its ends.
+pub(crate) fn clip_timing(clock: f64, prev: f64, length: f32, looping: bool) -> (f32, f32, bool) {
+    let length = length as f64;
+    if looping {
+        (clock.rem_euclid(length) as f32, prev.rem_euclid(length) as f32, wrapped(clock, prev, length))
+    } else {
+        (clock.clamp(0.0, length) as f32, prev.clamp(0.0, length) as f32, false)
+    }
+}
+
+/// Whether a clock crossed a multiple of `length` between `prev` and `clock`.
+pub(crate) fn wrapped(clock: f64, prev: f64, length: f64) -> bool {
+    (clock / length).floor() != (prev / length).floor()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct E(u8, f32);
+
+    impl Weighted for E {
+        fn weight(&self) -> f32 {
+            self.1
+        }
+        fn set_weight(&mut self, weight: f32) {
+            self.1 = weight;
+        }
+    }
+
+    fn mix(elapsed: f32) -> Mix<()> {
+        Mix { elapsed, duration: 1.0, info: () }
+    }
+
+    #[test]
+    fn emitted_weights_are_continuous_across_an_interruption() {
+        let mut stack = BlendStack::new(8, Some(E(0, 1.0)));
+        stack.begin_mix(E(1, 1.0), mix(0.25));
+        let before: Vec<f32> = stack.emitted().map(|(_, w)| w).collect();
+        assert_eq!(before, [0.75, 0.25]);
+        assert!(stack.freeze(true).is_none());
+        stack.begin_mix(E(2, 1.0), mix(0.0));
+        let after: Vec<(u8, f32)> = stack.emitted().map(|(e, w)| (e.0, w)).collect();
+        assert_eq!(after, [(0, 0.75), (1, 0.25), (2, 0.0)]);
+    }
+
+    #[test]
+    fn a_full_stack_drops_the_lightest_unpinned_source_and_keeps_the_sum() {
+        let mut stack = BlendStack::new(3, Some(E(0, 1.0)));
+        stack.begin_mix(E(1, 1.0), mix(0.9));
+        stack.freeze(true); // sources: 0 at 0.1 (current, pinned), 1 at 0.9
+        stack.begin_mix(E(2, 1.0), mix(0.5));
+        let dropped = stack.freeze(true).expect("full");
+        assert_eq!(dropped.0, 1, "the current source is pinned even though it is lighter");
+        let ids: Vec<u8> = stack.sources().iter().map(|e| e.0).collect();
+        assert_eq!(ids, [0, 2]);
+        let sum: f32 = stack.sources().iter().map(|e| e.1).sum();
+        assert!((sum - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn completing_leaves_the_target_alone_at_full_weight() {
+        let mut stack = BlendStack::new(4, Some(E(0, 1.0)));
+        stack.begin_mix(E(1, 1.0), mix(1.0));
+        stack.complete();
+        assert_eq!(stack.sources(), [E(1, 1.0)]);
+        assert!(stack.target().is_none() && stack.mix().is_none());
+    }
+
+    #[test]
+    fn clip_timing_wraps_loops_and_holds_one_shots() {
+        assert_eq!(clip_timing(2.5, 1.5, 2.0, true), (0.5, 1.5, true));
+        assert_eq!(clip_timing(2.5, 1.5, 2.0, false), (2.0, 1.5, false));
+        assert_eq!(clip_timing(-0.5, 0.5, 2.0, true), (1.5, 0.5, true));
+    }
+}

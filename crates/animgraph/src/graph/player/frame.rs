@@ -1,0 +1,171 @@
+//! One frame: [`AnimationGraphPlayer::advance`] as named stages (see the module docs' table).
+
+use super::super::bound::{BoundGraph, Motion, Value};
+use super::super::{GraphEvent, ParamId, StateId};
+use super::AnimationGraphPlayer;
+use super::layer::{Instance, LayerRun, phase_timing};
+use crate::blend::clip_timing;
+use crate::core::{ClipSample, LayerInfo, SampleBuffer};
+
+impl AnimationGraphPlayer {
+    /// Runs one frame: chooses transitions, advances clocks by `delta` seconds and writes this
+    /// frame's samples and layer infos into `out` (cleared first). A negative, NaN or infinite
+    /// `delta` counts as 0.
+    ///
+    /// # Performance
+    /// Allocates nothing; cost is O(layers x (playing states + candidate transitions)).
+    pub fn advance(&mut self, delta: f32, out: &mut SampleBuffer) {
+        let delta = if delta.is_finite() && delta > 0.0 { delta } else { 0.0 };
+        self.events.clear();
+        out.clear();
+        if let Some(ex) = self.explain.as_deref_mut() {
+            ex.begin(self.layers.len());
+        }
+        for layer in 0..self.layers.len() {
+            self.enter_entries(layer);
+            self.complete_mix(layer);
+            self.choose(layer);
+        }
+        self.started = true;
+        for layer in 0..self.layers.len() {
+            self.advance_clocks(layer, delta);
+        }
+        for layer in 0..self.layers.len() {
+            self.emit(layer, out);
+        }
+        self.clear_triggers();
+        self.tick += 1;
+    }
+
+    /// Stage `enter_entries`: on the first advance, `StateEntered` for the layer's entry path.
+    fn enter_entries(&mut self, layer: usize) {
+        if self.started {
+            return;
+        }
+        let leaf = self.layers[layer].stack.current().state;
+        self.enter_path(layer, leaf, 0);
+    }
+
+    /// Stage `complete_mixes`: a mix whose progress reached 1 completes.
+    fn complete_mix(&mut self, layer: usize) {
+        let stack = &self.layers[layer].stack;
+        if stack.progress().is_none_or(|p| p < 1.0) {
+            return;
+        }
+        let target = stack.target().expect("a running mix has a target").state;
+        let first = self.events.as_slice().len();
+        for i in 0..stack.sources().len() {
+            let leaf = self.layers[layer].stack.sources()[i].state;
+            self.exit_path(layer, leaf, first, |g, _, s| g.on_path(target, s));
+        }
+        let run = &mut self.layers[layer];
+        run.stack.complete();
+        run.current_exited = run.target_exited;
+    }
+
+    /// Raises `StateEntered` for the states of `leaf`'s path from depth `from_depth` down,
+    /// outermost first.
+    pub(super) fn enter_path(&mut self, layer: usize, leaf: StateId, from_depth: usize) {
+        let count = self.graph.ancestry(leaf).len();
+        for d in from_depth..count {
+            let state = self.graph.ancestry(leaf)[d];
+            self.events.push(GraphEvent::StateEntered { layer: layer as u8, state });
+        }
+    }
+
+    /// Raises `StateExited` for `leaf` and its enclosing states (innermost first), except those
+    /// `keep` says are still active and those already exited since event `first`.
+    pub(super) fn exit_path(
+        &mut self,
+        layer: usize,
+        leaf: StateId,
+        first: usize,
+        keep: impl Fn(&BoundGraph, &LayerRun, StateId) -> bool,
+    ) {
+        let (graph, run, events) = (&self.graph, &self.layers[layer], &mut self.events);
+        for &state in graph.ancestry(leaf).iter().rev() {
+            if keep(graph, run, state) {
+                continue;
+            }
+            let exited = GraphEvent::StateExited { layer: layer as u8, state };
+            if events.as_slice()[first.min(events.as_slice().len())..].contains(&exited) {
+                continue;
+            }
+            events.push(exited);
+        }
+    }
+
+    /// Stage `advance_clocks`: every playing clock and the running mix advance.
+    fn advance_clocks(&mut self, layer: usize, delta: f32) {
+        let count = self.layers[layer].stack.sources().len();
+        for i in 0..count {
+            let instance = self.layers[layer].stack.sources()[i];
+            self.layers[layer].stack.sources_slice_mut()[i] = self.advanced(instance, delta);
+        }
+        if let Some(&target) = self.layers[layer].stack.target() {
+            let advanced = self.advanced(target, delta);
+            if let Some(t) = self.layers[layer].stack.target_mut() {
+                *t = advanced;
+            }
+        }
+        if let Some(mix) = self.layers[layer].stack.mix_mut() {
+            mix.elapsed += delta;
+        }
+    }
+
+    /// Stage `emit`: this layer's info and samples.
+    pub(super) fn emit(&self, layer: usize, out: &mut SampleBuffer) {
+        let run = &self.layers[layer];
+        let def = &self.graph.layers[layer];
+        out.push_layer(LayerInfo {
+            blend: def.blend,
+            weight: self.layer_weight(layer),
+            mask: def.mask,
+            event_threshold: run.event_threshold,
+        });
+        for (instance, weight) in run.stack.emitted() {
+            self.emit_instance(layer as u8, instance, weight, out);
+        }
+    }
+
+    fn emit_instance(&self, layer: u8, instance: &Instance, weight: f32, out: &mut SampleBuffer) {
+        if weight <= 0.0 {
+            return;
+        }
+        match &self.graph.states[instance.state.index()].motion {
+            Some(Motion::Clip { clip: Some(clip), length, looping }) => {
+                let (time, prev_time, looped) = clip_timing(instance.clock, instance.prev, *length, *looping);
+                out.push_sample(ClipSample { clip: *clip, time, prev_time, weight, layer, looped });
+            }
+            Some(Motion::Blend { points, sync, .. }) => {
+                let pts = self.graph.points(points);
+                for &(j, w) in &instance.weights[..instance.weight_count as usize] {
+                    let point = &pts[j as usize];
+                    let Some(clip) = point.clip else { continue };
+                    let (time, prev_time, looped) = if *sync {
+                        phase_timing(instance.clock, instance.prev, point.length, point.looping)
+                    } else {
+                        clip_timing(instance.clock, instance.prev, point.length, point.looping)
+                    };
+                    out.push_sample(ClipSample { clip, time, prev_time, weight: weight * w, layer, looped });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Stage `clear_triggers`: triggers no transition used this frame are cleared, unless
+    /// `Latch`.
+    fn clear_triggers(&mut self) {
+        for (i, (value, def)) in self.values.iter_mut().zip(&self.graph.parameters).enumerate() {
+            if let Value::Trigger(set) = value {
+                if *set && !def.latch {
+                    *set = false;
+                    if let Some(ex) = self.explain.as_deref_mut() {
+                        ex.push_cleared(ParamId(i as u16));
+                    }
+                }
+            }
+        }
+    }
+}
