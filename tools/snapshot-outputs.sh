@@ -36,10 +36,10 @@ run gbot-record assets/characters/gbot/gbot.mres --script assets/characters/gbot
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for scenario in crates/animgraph/tests/scenarios/*.json; do
+for scenario in crates/animgraph-runtime/tests/scenarios/*.json; do
   name=$(basename "$scenario" .json)
   jq '.script' "$scenario" >"$tmp/$name.json"
-  graph=crates/animgraph/tests/scenarios/$(jq -r '.graph' "$scenario")
+  graph=crates/animgraph-runtime/tests/scenarios/$(jq -r '.graph' "$scenario")
   run "scenario-$name" "$graph" --script "$tmp/$name.json" --explain
 done
 echo "wrote $(ls "$out" | wc -l) files to $out"

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use animgraph::{ClipBlend, ClipSample, LayerInfo, PoseBackend, mres};
 use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData, Skeleton2DPoseBackend};
+use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend, mres};
 use divan::Bencher;
 
 fn main() {
@@ -30,8 +30,8 @@ fn apply_gbot_6_samples_3_layers(bencher: Bencher) {
         clip(&mut backend, "breathe"),
         clip(&mut backend, "idle"),
     );
-    let mask =
-        backend.resolve_mask(&animgraph::BoneMask { bones: vec!["LeftArm".into()], include_children: true });
+    let mask = backend
+        .resolve_mask(&animgraph_runtime::BoneMask { bones: vec!["LeftArm".into()], include_children: true });
     let layers = [
         LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 },
         LayerInfo { blend: ClipBlend::Replace, weight: 0.8, mask, event_threshold: 0.5 },

@@ -9,7 +9,7 @@ fn main() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot");
     let skeleton =
         Arc::new(Skeleton2D::new(Skeleton2DData::load(format!("{root}/gbot.mskel")).unwrap()).unwrap());
-    let graph = animgraph::mres::load_file(format!("{root}/gbot.mres")).unwrap().graph;
+    let graph = animgraph_runtime::mres::load_file(format!("{root}/gbot.mres")).unwrap().graph;
     let first = animgraph_2d::animated_2d(Arc::clone(&skeleton), Some(&graph), 0).unwrap();
     let mut crowd: Vec<AnimatedSkeleton2D> = (0..count).map(|_| first.instantiate()).collect();
     let speed = crowd[0].player().unwrap().find_parameter("speed").unwrap();

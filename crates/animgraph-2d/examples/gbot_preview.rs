@@ -1,9 +1,9 @@
 //! Imports the GBot scene and renders its setup pose and a few clip frames to /tmp (development aid).
 use std::sync::Arc;
 
-use animgraph::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
 use animgraph_2d::render::{Camera, RenderOptions, pose_bounds, render};
 use animgraph_2d::{Skeleton2D, Skeleton2DPoseBackend, godot};
+use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
 
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/assets/gbot-2d".into());

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use animgraph::AnimationGraph;
-use animgraph::animated::Animated;
-use animgraph::graph::BindError;
+use animgraph_runtime::AnimationGraph;
+use animgraph_runtime::animated::Animated;
+use animgraph_runtime::graph::BindError;
 
 use crate::{Skeleton2D, Skeleton2DPoseBackend};
 

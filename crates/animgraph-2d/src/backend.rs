@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use animgraph::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
+use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 
 use crate::skeleton::{BoundClip, CHANNELS, Pose, ROTATION, Skeleton2D, sample_keys, shortest, stepped};
 
@@ -322,7 +322,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
     }
 }
 
-impl animgraph::script::BackendNames for Skeleton2DPoseBackend {
+impl animgraph_runtime::BackendNames for Skeleton2DPoseBackend {
     fn clip_name(&self, clip: ClipId) -> String {
         self.skeleton.clips.get(clip.0 as usize).map_or_else(|| "?".into(), |c| c.name.clone())
     }
@@ -344,15 +344,5 @@ impl Skeleton2DPoseBackend {
             .enumerate()
             .map(|(b, bone)| (bone.name.clone(), std::array::from_fn(|k| c[k][b])))
             .collect()
-    }
-}
-
-impl animgraph::conformance::ConformanceSubject for Skeleton2DPoseBackend {
-    fn translation_x(&self, bone: usize) -> f32 {
-        self.pose.channels[crate::skeleton::X][bone]
-    }
-
-    fn rotation_degrees(&self, bone: usize) -> f32 {
-        self.pose.channels[ROTATION][bone]
     }
 }

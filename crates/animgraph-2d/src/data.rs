@@ -503,7 +503,7 @@ impl Skeleton2DData {
     /// Saves atomically (temporary file beside it, then rename).
     pub fn save(&self, path: impl AsRef<Path>, uid: &str) -> Result<(), SkeletonError> {
         let path = path.as_ref();
-        animgraph::mres::write_atomic(path, self.to_string_pretty(uid).as_bytes()).map_err(|e| {
+        animgraph_runtime::mres::write_atomic(path, self.to_string_pretty(uid).as_bytes()).map_err(|e| {
             SkeletonError::Io {
                 path: path.display().to_string(),
                 source: std::io::Error::other(e.to_string()),

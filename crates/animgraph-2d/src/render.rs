@@ -254,23 +254,24 @@ pub fn render(
     out
 }
 
+#[cfg(feature = "tools")]
 /// Runs a graph from a script on a skeleton and renders the requested frames (in frame order),
 /// calling `frame_done(frame, image)` for each. The camera frames the setup pose with room around
 /// it (`RenderOptions` sets the size). Returns the number of frames rendered.
 pub fn render_script(
     skeleton: std::sync::Arc<Skeleton2D>,
-    graph: &animgraph::AnimationGraph,
-    script: &animgraph::script::Script,
+    graph: &animgraph_runtime::AnimationGraph,
+    script: &animgraph_runtime::script::Script,
     texture: Option<&Pixmap>,
     frames: &[u32],
     options: &RenderOptions,
     mut frame_done: impl FnMut(u32, Pixmap),
-) -> Result<usize, animgraph::script::SimulationError> {
+) -> Result<usize, animgraph_runtime::script::SimulationError> {
     let (min, max) = pose_bounds(&skeleton, &skeleton.setup);
     let grow = (max - min) * 0.2;
     let camera = Camera::fit(min - grow, max + grow, options.width, options.height, 0.02);
     let backend = crate::Skeleton2DPoseBackend::new(std::sync::Arc::clone(&skeleton));
-    let mut simulation = animgraph::script::Simulation::new(graph, script, backend)?;
+    let mut simulation = animgraph_runtime::script::Simulation::new(graph, script, backend)?;
     let rendered = simulation.run_frames(frames, |frame, s| {
         frame_done(frame, render(&skeleton, &s.backend.pose, texture, &camera, options))
     })?;

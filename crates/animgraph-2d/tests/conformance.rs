@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use animgraph::conformance::{self, RigChannel};
-use animgraph::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
 use animgraph_2d::data::{
     AttachmentData, AttachmentKind, BoneData, BoneTimelines, ClipData, Curve, Key, SlotData, SlotTimelines,
 };
 use animgraph_2d::{Skeleton2D, Skeleton2DData, Skeleton2DPoseBackend};
+use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_test_support::conformance::{self, RigChannel};
 
 fn key(time: f32, values: &[f32]) -> Key {
     let mut v = [0.0; 4];
@@ -54,7 +54,13 @@ fn rig_data() -> Skeleton2DData {
 #[test]
 fn the_2d_backend_passes_the_shared_conformance_suite() {
     let skeleton = Arc::new(Skeleton2D::new(rig_data()).unwrap());
-    let failures = conformance::run(|| Skeleton2DPoseBackend::new(Arc::clone(&skeleton)));
+    let failures = conformance::run(
+        || Skeleton2DPoseBackend::new(Arc::clone(&skeleton)),
+        |backend, bone, channel| match channel {
+            RigChannel::TranslateX => backend.pose.channels[animgraph_2d::skeleton::X][bone],
+            RigChannel::Rotation => backend.pose.channels[animgraph_2d::skeleton::ROTATION][bone],
+        },
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(conformance::cases().len() >= 14);
 }

@@ -9,10 +9,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use animgraph::mres;
-use animgraph::script::Script;
 use animgraph_2d::render::{RenderOptions, render_script};
 use animgraph_2d::{Skeleton2D, Skeleton2DData};
+use animgraph_runtime::mres;
+use animgraph_runtime::script::Script;
 use tiny_skia::Pixmap;
 
 fn character(file: &str) -> PathBuf {

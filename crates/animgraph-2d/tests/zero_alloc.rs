@@ -1,33 +1,12 @@
 //! `AnimatedSkeleton2D::update` (graph advance + code tracks + apply with events) allocates
 //! nothing after setup, for the first character and for instances made from it.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use animgraph_test_support::counting::{Counting, thread_allocations};
 use std::sync::Arc;
 
-use animgraph::tracks::TrackClip;
-use animgraph::{PoseBackend, mres};
 use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|a| a.set(a.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|a| a.set(a.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use animgraph_runtime::tracks::TrackClip;
+use animgraph_runtime::{PoseBackend, mres};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -47,7 +26,7 @@ fn updating_gbot_characters_allocates_nothing() {
         .iter()
         .map(|n| crowd[0].player().unwrap().find_parameter(n).unwrap())
         .collect();
-    let before = ALLOCATIONS.with(|a| a.get());
+    let before = thread_allocations() as usize;
     let mut events = 0;
     for frame in 0..3000u32 {
         for (i, c) in crowd.iter_mut().enumerate() {
@@ -68,6 +47,6 @@ fn updating_gbot_characters_allocates_nothing() {
             events += c.backend.events().len() + c.player().unwrap().events().len();
         }
     }
-    assert_eq!(ALLOCATIONS.with(|a| a.get()) - before, 0);
+    assert_eq!(thread_allocations() as usize - before, 0);
     assert!(events > 100, "the run fired only {events} events");
 }

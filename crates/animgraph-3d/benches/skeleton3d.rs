@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use animgraph::mres;
 use animgraph_3d::{AnimatedSkeleton3D, animated_3d, import::import_file};
+use animgraph_runtime::mres;
 use divan::Bencher;
 
 fn main() {
@@ -17,7 +17,7 @@ fn robot() -> AnimatedSkeleton3D {
     animated_3d(skeleton, Some(&graph), 0).unwrap()
 }
 
-type Ids = [animgraph::graph::ParamId; 3];
+type Ids = [animgraph_runtime::graph::ParamId; 3];
 
 fn ids(c: &AnimatedSkeleton3D) -> Ids {
     let p = c.player().unwrap();

@@ -2,9 +2,9 @@
 //! `cargo run --release -p animgraph-3d --example preview3d -- FILE.glb Clip...`
 use std::sync::Arc;
 
-use animgraph::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
 use animgraph_3d::Skeleton3DPoseBackend;
 use animgraph_3d::render::{RenderOptions3D, fit_camera, render};
+use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
 
 fn main() {
     let mut args = std::env::args().skip(1);

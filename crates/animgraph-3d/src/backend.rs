@@ -3,7 +3,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use animgraph::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
+use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
 use crate::skeleton::{Baked, Place, Property, Skeleton3D};
@@ -378,25 +378,13 @@ impl PoseBackend for Skeleton3DPoseBackend {
     }
 }
 
-impl animgraph::script::BackendNames for Skeleton3DPoseBackend {
+impl animgraph_runtime::BackendNames for Skeleton3DPoseBackend {
     fn clip_name(&self, clip: ClipId) -> String {
         self.skeleton.clips.get(clip.0 as usize).map_or_else(|| "?".into(), |c| c.name.clone())
     }
 
     fn mask_bones(&self, mask: MaskId) -> Vec<String> {
         self.mask_joints(mask)
-    }
-}
-
-impl animgraph::conformance::ConformanceSubject for Skeleton3DPoseBackend {
-    fn translation_x(&self, bone: usize) -> f32 {
-        self.pose.translations[bone].x
-    }
-
-    /// Rotation about z (the suite's rig turns only about z).
-    fn rotation_degrees(&self, bone: usize) -> f32 {
-        let q = self.pose.rotations[bone];
-        (2.0 * q.z.atan2(q.w)).to_degrees()
     }
 }
 

@@ -14,15 +14,15 @@ pub use backend::{Pose3D, Skeleton3DPoseBackend};
 pub use skeleton::Skeleton3D;
 pub mod render;
 
-/// A posed 3D character: the runtime's [`animgraph::animated::Animated`] over
+/// A posed 3D character: the runtime's [`animgraph_runtime::animated::Animated`] over
 /// [`Skeleton3DPoseBackend`].
-pub type AnimatedSkeleton3D = animgraph::animated::Animated<Skeleton3DPoseBackend>;
+pub type AnimatedSkeleton3D = animgraph_runtime::animated::Animated<Skeleton3DPoseBackend>;
 
 /// Binds `graph` (if any) to a new backend for `skeleton`, with `track_count` code tracks.
 pub fn animated_3d(
     skeleton: std::sync::Arc<Skeleton3D>,
-    graph: Option<&animgraph::AnimationGraph>,
+    graph: Option<&animgraph_runtime::AnimationGraph>,
     track_count: usize,
-) -> Result<AnimatedSkeleton3D, animgraph::graph::BindError> {
-    animgraph::animated::Animated::new(Skeleton3DPoseBackend::new(skeleton), graph, track_count)
+) -> Result<AnimatedSkeleton3D, animgraph_runtime::graph::BindError> {
+    animgraph_runtime::animated::Animated::new(Skeleton3DPoseBackend::new(skeleton), graph, track_count)
 }

@@ -246,20 +246,21 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
     out
 }
 
+#[cfg(feature = "tools")]
 /// Runs a graph from a script on a 3D skeleton and renders the requested frames, calling
 /// `frame_done(frame, image)` for each. The camera frames the rest pose. Returns how many frames
 /// were drawn.
 pub fn render_script(
     skeleton: std::sync::Arc<Skeleton3D>,
-    graph: &animgraph::AnimationGraph,
-    script: &animgraph::script::Script,
+    graph: &animgraph_runtime::AnimationGraph,
+    script: &animgraph_runtime::script::Script,
     frames: &[u32],
     options: &RenderOptions3D,
     mut frame_done: impl FnMut(u32, Pixmap),
-) -> Result<usize, animgraph::script::SimulationError> {
+) -> Result<usize, animgraph_runtime::script::SimulationError> {
     let backend = crate::Skeleton3DPoseBackend::new(std::sync::Arc::clone(&skeleton));
     let camera = fit_camera(&skeleton, &backend.pose, options.width, options.height);
-    let mut simulation = animgraph::script::Simulation::new(graph, script, backend)?;
+    let mut simulation = animgraph_runtime::script::Simulation::new(graph, script, backend)?;
     let rendered = simulation.run_frames(frames, |frame, s| {
         frame_done(frame, render(&skeleton, &s.backend.pose, &camera, options))
     })?;

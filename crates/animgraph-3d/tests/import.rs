@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use animgraph::{BoneMask, ClipBlend, ClipSample, LayerInfo, PoseBackend};
 use animgraph_3d::import::{import_bytes, import_file};
 use animgraph_3d::skeleton::{Channel, Interpolation, Property};
 use animgraph_3d::{Skeleton3DPoseBackend, animated_3d};
+use animgraph_runtime::{BoneMask, ClipBlend, ClipSample, LayerInfo, PoseBackend};
 use glam::{Quat, Vec4};
 
 fn asset(path: &str) -> PathBuf {
@@ -191,10 +191,11 @@ fn masks_resolve_by_joint_name_with_and_without_children() {
 fn robot_script_renders_like_the_goldens() {
     use animgraph_3d::render::{RenderOptions3D, render_script};
     let s = Arc::new(import_file(asset("robot/RobotExpressive.glb")).unwrap().skeleton);
-    let graph = animgraph::mres::load_file(asset("robot/robot.mres")).unwrap().graph;
-    let script =
-        animgraph::script::Script::parse(&std::fs::read_to_string(asset("robot/robot.script.json")).unwrap())
-            .unwrap();
+    let graph = animgraph_runtime::mres::load_file(asset("robot/robot.mres")).unwrap().graph;
+    let script = animgraph_runtime::script::Script::parse(
+        &std::fs::read_to_string(asset("robot/robot.script.json")).unwrap(),
+    )
+    .unwrap();
     let options = RenderOptions3D { width: 192, height: 192, ..Default::default() };
     let goldens = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/goldens");
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render-failures");
@@ -234,7 +235,7 @@ fn robot_script_renders_like_the_goldens() {
 
 #[test]
 fn the_same_graph_drives_gbot_and_the_robot() {
-    let graph = animgraph::mres::load_file(
+    let graph = animgraph_runtime::mres::load_file(
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/biped.mres"),
     )
     .unwrap()

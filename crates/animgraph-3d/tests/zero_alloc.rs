@@ -1,30 +1,9 @@
 //! Updating Robots (graph advance + quaternion blending + world transforms) allocates nothing.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use animgraph_test_support::counting::{Counting, thread_allocations};
 use std::sync::Arc;
 
 use animgraph_3d::{animated_3d, import::import_file};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|a| a.set(a.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|a| a.set(a.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -33,13 +12,13 @@ static GLOBAL: Counting = Counting;
 fn updating_robots_allocates_nothing() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/robot");
     let skeleton = Arc::new(import_file(format!("{root}/RobotExpressive.glb")).unwrap().skeleton);
-    let graph = animgraph::mres::load_file(format!("{root}/robot.mres")).unwrap().graph;
+    let graph = animgraph_runtime::mres::load_file(format!("{root}/robot.mres")).unwrap().graph;
     let first = animated_3d(skeleton, Some(&graph), 0).unwrap();
     let mut crowd = [first.instantiate(), first.instantiate(), first];
     let p = crowd[0].player().unwrap();
     let [speed, emote, weight, jump, dead] =
         ["speed", "emote", "emote_weight", "jump", "dead"].map(|n| p.find_parameter(n).unwrap());
-    let before = ALLOCATIONS.with(|a| a.get());
+    let before = thread_allocations() as usize;
     for frame in 0..2000u32 {
         for (i, c) in crowd.iter_mut().enumerate() {
             let p = c.player_mut().unwrap();
@@ -54,5 +33,5 @@ fn updating_robots_allocates_nothing() {
             c.update(1.0 / 60.0);
         }
     }
-    assert_eq!(ALLOCATIONS.with(|a| a.get()) - before, 0);
+    assert_eq!(thread_allocations() as usize - before, 0);
 }

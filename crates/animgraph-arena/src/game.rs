@@ -6,9 +6,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use animgraph::link::{LinkServer, parse_address};
-use animgraph::watch::{GraphFile, Reload};
 use animgraph_character::{Character, CharacterInstance};
+use animgraph_runtime::link::{LinkServer, parse_address};
+use animgraph_runtime::watch::{GraphFile, Reload};
 
 use crate::Args;
 
@@ -179,7 +179,7 @@ impl Game {
         } else {
             let address = match &args.link {
                 Some(a) => parse_address(a).map_err(|e| e.to_string())?,
-                None => animgraph::link::default_address().map_err(|e| e.to_string())?,
+                None => animgraph_runtime::link::default_address().map_err(|e| e.to_string())?,
             };
             Some(LinkServer::bind(address, "animgraph arena").map_err(|e| e.to_string())?)
         };

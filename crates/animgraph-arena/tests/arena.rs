@@ -9,8 +9,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use animgraph::frame::PlayerFrame;
-use animgraph::link::{ClientEvent, LinkClient, ServerMessage};
+use animgraph_runtime::frame::PlayerFrame;
+use animgraph_runtime::link::{ClientEvent, LinkClient, ServerMessage};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -72,7 +72,7 @@ fn wait_line(arena: &Arena, text: &str) -> String {
 }
 
 /// Connects, reads the hello, attaches to the instance named `name`.
-fn attach(arena: &Arena, name: &str) -> (LinkClient, Vec<animgraph::link::InstanceInfo>) {
+fn attach(arena: &Arena, name: &str) -> (LinkClient, Vec<animgraph_runtime::link::InstanceInfo>) {
     let mut client = LinkClient::connect(arena.address, WAIT).unwrap();
     let instances = match client.next(WAIT) {
         Some(ClientEvent::Message(ServerMessage::Hello { instances, .. })) => instances,
@@ -101,9 +101,10 @@ fn next_frame(client: &LinkClient) -> Option<PlayerFrame> {
 fn an_attached_client_sees_a_running_characters_states_change() {
     let arena = start(&["--gbots", "2", "--robots", "1"]);
     let (mut client, instances) = attach(&arena, "GBot 1");
-    let gbot_uid = animgraph::mres::load_file(asset("characters/gbot/gbot.mres")).unwrap().graph.uid.clone();
+    let gbot_uid =
+        animgraph_runtime::mres::load_file(asset("characters/gbot/gbot.mres")).unwrap().graph.uid.clone();
     let robot_uid =
-        animgraph::mres::load_file(asset("characters/robot/robot.mres")).unwrap().graph.uid.clone();
+        animgraph_runtime::mres::load_file(asset("characters/robot/robot.mres")).unwrap().graph.uid.clone();
     assert_eq!(
         instances.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(),
         ["GBot 1", "GBot 2", "Robot 1"]
@@ -170,14 +171,14 @@ fn saving_the_graph_rebinds_running_characters_and_a_broken_save_changes_nothing
     }
 
     // The editor saves a new version: one more parameter.
-    let mut graph = animgraph::mres::load_file(&path).unwrap().graph.into_graph();
-    graph.parameters.push(animgraph::graph::GraphParameter {
+    let mut graph = animgraph_runtime::mres::load_file(&path).unwrap().graph.into_graph();
+    graph.parameters.push(animgraph_runtime::graph::GraphParameter {
         name: "reload_marker".into(),
-        kind: animgraph::graph::ParameterType::Float,
+        kind: animgraph_runtime::graph::ParameterType::Float,
         default: 0.5,
         latch: false,
     });
-    animgraph::mres::save_file(&graph, &path).unwrap();
+    animgraph_runtime::mres::save_file(&graph, &path).unwrap();
     let mut before = next_frame(&client).unwrap();
     let after = loop {
         let frame = next_frame(&client).unwrap();

@@ -1,8 +1,8 @@
 //! The benchmark suite: `cargo bench -p animgraph-bench`. Every scenario comes from
 //! `animgraph_bench::fixtures`, the same ones `animgraph bench` runs.
 
-use animgraph::PoseBackend;
 use animgraph_bench::*;
+use animgraph_runtime::PoseBackend;
 use divan::Bencher;
 
 fn main() {
@@ -12,9 +12,9 @@ fn main() {
 mod bind {
     use super::*;
 
-    fn bind(bencher: Bencher, g: animgraph::AnimationGraph) {
+    fn bind(bencher: Bencher, g: animgraph_runtime::AnimationGraph) {
         let mut backend = backend_for(&g);
-        bencher.bench_local(|| animgraph::AnimationGraphPlayer::bind(&g, &mut backend).unwrap());
+        bencher.bench_local(|| animgraph_runtime::AnimationGraphPlayer::bind(&g, &mut backend).unwrap());
     }
 
     #[divan::bench(sample_count = 100, sample_size = 20)]
@@ -65,7 +65,7 @@ mod advance {
 mod apply {
     use super::*;
 
-    fn apply<B: PoseBackend>(bencher: Bencher, mut c: animgraph::animated::Animated<B>) {
+    fn apply<B: PoseBackend>(bencher: Bencher, mut c: animgraph_runtime::animated::Animated<B>) {
         for _ in 0..90 {
             c.update(1.0 / 60.0);
         }
@@ -127,14 +127,14 @@ mod net {
         let mut bytes = Vec::with_capacity(256);
         b.bench_local(|| {
             bytes.clear();
-            animgraph::net::encode(&state, None, &mut bytes);
+            animgraph_runtime::net::encode(&state, None, &mut bytes);
         });
     }
 
     #[divan::bench(sample_count = 500, sample_size = 200)]
     fn decode(b: Bencher) {
         let mut bytes = Vec::new();
-        animgraph::net::encode(&net_state(), None, &mut bytes);
-        b.bench_local(|| animgraph::net::decode(&bytes, None).unwrap());
+        animgraph_runtime::net::encode(&net_state(), None, &mut bytes);
+        b.bench_local(|| animgraph_runtime::net::decode(&bytes, None).unwrap());
     }
 }

@@ -3,14 +3,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use animgraph::graph::{
+use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData};
+use animgraph_3d::AnimatedSkeleton3D;
+use animgraph_runtime::graph::{
     ClipState, ConditionOp, GraphCondition, GraphLayer, GraphMachine, GraphParameter, GraphState,
     GraphTransition, ParamId, ParameterType, StateKind,
 };
-use animgraph::script::RecordingBackend;
-use animgraph::{AnimationGraph, AnimationGraphPlayer, SampleBuffer, mres};
-use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData};
-use animgraph_3d::AnimatedSkeleton3D;
+use animgraph_runtime::script::RecordingBackend;
+use animgraph_runtime::{AnimationGraph, AnimationGraphPlayer, SampleBuffer, mres};
 
 /// A path under the repository's `assets/`.
 pub fn asset(relative: &str) -> PathBuf {
@@ -164,18 +164,18 @@ pub fn robot() -> AnimatedSkeleton3D {
 }
 
 /// A crowd of characters sharing one bound graph, each with its own phase of the inputs.
-pub struct Crowd<B: animgraph::PoseBackend> {
+pub struct Crowd<B: animgraph_runtime::PoseBackend> {
     /// The characters.
-    pub characters: Vec<animgraph::animated::Animated<B>>,
+    pub characters: Vec<animgraph_runtime::animated::Animated<B>>,
     floats: Vec<(ParamId, f32)>,
     ints: Vec<ParamId>,
     triggers: Vec<ParamId>,
     frame: u32,
 }
 
-impl<B: animgraph::PoseBackend + Clone + Send> Crowd<B> {
+impl<B: animgraph_runtime::PoseBackend + Clone + Send> Crowd<B> {
     /// `n` instances of `first`.
-    pub fn new(first: &animgraph::animated::Animated<B>, n: usize) -> Crowd<B> {
+    pub fn new(first: &animgraph_runtime::animated::Animated<B>, n: usize) -> Crowd<B> {
         let inputs = Busy::with_player(AnimationGraphPlayer::new(
             first.player().expect("a graph").bound_graph().clone(),
         ));
@@ -209,18 +209,18 @@ impl<B: animgraph::PoseBackend + Clone + Send> Crowd<B> {
     /// One frame on the current rayon pool.
     pub fn update_parallel(&mut self) {
         self.drive();
-        animgraph::animated::update_all(&mut self.characters, 1.0 / 60.0);
+        animgraph_runtime::animated::update_all(&mut self.characters, 1.0 / 60.0);
     }
 }
 
 /// A GBot player's replicated state after some busy frames (for encode/decode).
-pub fn net_state() -> animgraph::net::NetState {
+pub fn net_state() -> animgraph_runtime::net::NetState {
     let g = graph("characters/gbot/gbot.mres");
     let mut busy = Busy::new(&g);
     for _ in 0..137 {
         busy.step();
     }
-    let mut state = animgraph::net::NetState::default();
+    let mut state = animgraph_runtime::net::NetState::default();
     busy.player.capture_net(&mut state);
     state
 }

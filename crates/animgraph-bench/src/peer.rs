@@ -25,14 +25,14 @@
 
 use std::sync::Arc;
 
-use animgraph::animated::Animated;
-use animgraph::graph::{
+use animgraph_3d::Skeleton3DPoseBackend;
+use animgraph_3d::skeleton::{Channel, Clip3D, Interpolation, Property, Skeleton3D};
+use animgraph_runtime::animated::Animated;
+use animgraph_runtime::graph::{
     BlendSpace1D, ClipState, ConditionOp, GraphCondition, GraphLayer, GraphMachine, GraphParameter,
     GraphState, GraphTransition, ParamId, ParameterType, StateKind,
 };
-use animgraph::{AnimationGraph, BoneMask};
-use animgraph_3d::Skeleton3DPoseBackend;
-use animgraph_3d::skeleton::{Channel, Clip3D, Interpolation, Property, Skeleton3D};
+use animgraph_runtime::{AnimationGraph, BoneMask};
 use fyrox_animation::core::algebra::{UnitQuaternion, Vector3};
 use fyrox_animation::core::math::curve::{Curve, CurveKey, CurveKeyKind};
 use fyrox_animation::core::pool::{ErasedHandle, Handle};

@@ -83,7 +83,7 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
     ] {
         let mut backend = backend_for(&g);
         let ns = nanos_per_call(budget, || {
-            std::hint::black_box(animgraph::AnimationGraphPlayer::bind(&g, &mut backend).unwrap());
+            std::hint::black_box(animgraph_runtime::AnimationGraphPlayer::bind(&g, &mut backend).unwrap());
         });
         rows.push(row(&format!("bind {name}"), ns / 1000.0, "us", "once per graph version"));
     }
@@ -103,7 +103,7 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
     progress("apply");
     {
         let mut c = gbot();
-        let mut inputs = Busy::with_player(animgraph::AnimationGraphPlayer::new(
+        let mut inputs = Busy::with_player(animgraph_runtime::AnimationGraphPlayer::new(
             c.player().unwrap().bound_graph().clone(),
         ));
         for _ in 0..90 {
@@ -111,7 +111,9 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
             c.update(1.0 / 60.0);
         }
         let (samples, layers) = (c.buffer().samples().to_vec(), c.buffer().layers().to_vec());
-        let ns = nanos_per_call(budget, || animgraph::PoseBackend::apply(&mut c.backend, &samples, &layers));
+        let ns = nanos_per_call(budget, || {
+            animgraph_runtime::PoseBackend::apply(&mut c.backend, &samples, &layers)
+        });
         rows.push(row(
             "apply GBot (16 bones)",
             ns,
@@ -123,7 +125,9 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
             r.update(1.0 / 60.0);
         }
         let (samples, layers) = (r.buffer().samples().to_vec(), r.buffer().layers().to_vec());
-        let ns = nanos_per_call(budget, || animgraph::PoseBackend::apply(&mut r.backend, &samples, &layers));
+        let ns = nanos_per_call(budget, || {
+            animgraph_runtime::PoseBackend::apply(&mut r.backend, &samples, &layers)
+        });
         rows.push(row(
             "apply Robot (43 joints)",
             ns,
@@ -185,11 +189,11 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
         let mut bytes = Vec::with_capacity(256);
         let ns = nanos_per_call(budget, || {
             bytes.clear();
-            animgraph::net::encode(&state, None, &mut bytes);
+            animgraph_runtime::net::encode(&state, None, &mut bytes);
         });
         rows.push(row("net encode (GBot, 3 layers)", ns, "ns", &format!("{} bytes", bytes.len())));
         let ns = nanos_per_call(budget, || {
-            std::hint::black_box(animgraph::net::decode(&bytes, None).unwrap());
+            std::hint::black_box(animgraph_runtime::net::decode(&bytes, None).unwrap());
         });
         rows.push(row("net decode", ns, "ns", ""));
     }

@@ -3,11 +3,11 @@
 
 use glam::{Vec2, Vec3};
 
-use animgraph::animated::Animated;
-use animgraph::graph::BindError;
-use animgraph::{AnimationGraph, AnimationGraphPlayer, SampleBuffer};
 use animgraph_2d::{Skeleton2DPoseBackend, render as render2d};
 use animgraph_3d::{Skeleton3DPoseBackend, render as render3d};
+use animgraph_runtime::animated::Animated;
+use animgraph_runtime::graph::BindError;
+use animgraph_runtime::{AnimationGraph, AnimationGraphPlayer, SampleBuffer};
 
 use crate::Character;
 
@@ -128,20 +128,26 @@ impl CharacterInstance {
     }
 
     /// The last update as a recorded frame (layers, parameters, explanation, named samples).
-    pub fn record(&self, time: f32) -> animgraph::recording::RecordedFrame {
+    pub fn record(&self, time: f32) -> animgraph_runtime::recording::RecordedFrame {
         match &self.animation {
-            Animation::TwoD(a) => {
-                animgraph::recording::RecordedFrame::capture(self.player(), a.buffer(), &a.backend, time)
-            }
-            Animation::ThreeD(a) => {
-                animgraph::recording::RecordedFrame::capture(self.player(), a.buffer(), &a.backend, time)
-            }
+            Animation::TwoD(a) => animgraph_runtime::recording::RecordedFrame::capture(
+                self.player(),
+                a.buffer(),
+                &a.backend,
+                time,
+            ),
+            Animation::ThreeD(a) => animgraph_runtime::recording::RecordedFrame::capture(
+                self.player(),
+                a.buffer(),
+                &a.backend,
+                time,
+            ),
         }
     }
 
     /// Poses the skeleton as a recorded frame did (scrubbing a recording); the next
     /// [`update`](Self::update) poses it from the player again.
-    pub fn pose_recorded(&mut self, frame: &animgraph::recording::RecordedFrame) {
+    pub fn pose_recorded(&mut self, frame: &animgraph_runtime::recording::RecordedFrame) {
         let mut scratch = Vec::with_capacity(frame.samples.len());
         match &mut self.animation {
             Animation::TwoD(a) => frame.pose(&mut a.backend, &mut scratch),

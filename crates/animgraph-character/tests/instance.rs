@@ -11,7 +11,7 @@ fn asset(p: &str) -> PathBuf {
 
 fn instance(skeleton: &str, graph: &str) -> CharacterInstance {
     let character = Character::load(&asset(skeleton), None).unwrap().character;
-    let graph = animgraph::mres::load_file(asset(graph)).unwrap().graph;
+    let graph = animgraph_runtime::mres::load_file(asset(graph)).unwrap().graph;
     CharacterInstance::new(&character, &graph).unwrap()
 }
 
@@ -43,7 +43,7 @@ fn both_kinds_walk_rebind_and_draw() {
             image.save_png(PathBuf::from(dir).join(format!("{name}.png"))).unwrap();
         }
         // A rebind to an edited graph keeps the state and its clock.
-        let mut edited = animgraph::mres::load_file(asset(graph)).unwrap().graph.into_graph();
+        let mut edited = animgraph_runtime::mres::load_file(asset(graph)).unwrap().graph.into_graph();
         edited.default_mix = 0.33;
         a.rebind(&edited).unwrap();
         assert_eq!(a.player().current_state_path(0), Some(path.as_str()));

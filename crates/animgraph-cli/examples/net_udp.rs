@@ -15,14 +15,14 @@ use std::net::{SocketAddr, UdpSocket};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use animgraph::graph::AnimationGraphPlayer;
-use animgraph::net::{Authority, Received, Remote};
-use animgraph::script::{Script, Simulation};
 use animgraph_2d::{Skeleton2D, Skeleton2DData, Skeleton2DPoseBackend};
+use animgraph_runtime::graph::AnimationGraphPlayer;
+use animgraph_runtime::net::{Authority, Received, Remote};
+use animgraph_runtime::script::{Script, Simulation};
 
-fn character() -> (animgraph::AnimationGraph, Skeleton2DPoseBackend, Script) {
+fn character() -> (animgraph_runtime::AnimationGraph, Skeleton2DPoseBackend, Script) {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot");
-    let graph = animgraph::mres::load_file(format!("{root}/gbot.mres")).expect("gbot.mres").graph;
+    let graph = animgraph_runtime::mres::load_file(format!("{root}/gbot.mres")).expect("gbot.mres").graph;
     let skeleton = Skeleton2D::new(Skeleton2DData::load(format!("{root}/gbot.mskel")).expect("gbot.mskel"))
         .expect("valid");
     let script = Script::parse(&std::fs::read_to_string(format!("{root}/gbot.script.json")).expect("script"))

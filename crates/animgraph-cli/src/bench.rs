@@ -48,7 +48,7 @@ pub fn run_bench(args: &Args) -> ExitCode {
         return ExitCode::FAILURE;
     }
     #[cfg_attr(not(feature = "peer"), allow(unused_mut))]
-    let mut rows = run(&options, &crate::counting::allocations, |stage| {
+    let mut rows = run(&options, &animgraph_test_support::counting::allocations, |stage| {
         if !args.json {
             eprint!("\rmeasuring {stage}...        ");
             let _ = std::io::stderr().flush();
@@ -59,7 +59,10 @@ pub fn run_bench(args: &Args) -> ExitCode {
         if !args.json {
             eprint!("\rmeasuring the peer...        ");
         }
-        rows.extend(animgraph_bench::peer::compare(options.budget * 2, &crate::counting::allocations));
+        rows.extend(animgraph_bench::peer::compare(
+            options.budget * 2,
+            &animgraph_test_support::counting::allocations,
+        ));
     }
     if args.json {
         let machine = serde_json::json!({

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use animgraph::graph::Severity;
-use animgraph::lint::{SkeletonFacts, lint};
-use animgraph::mres;
+use animgraph_runtime::graph::Severity;
+use animgraph_runtime::lint::{SkeletonFacts, lint};
+use animgraph_runtime::mres;
 
 /// Arguments of `lint`.
 #[derive(clap::Args)]

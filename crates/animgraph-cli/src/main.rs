@@ -5,10 +5,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[global_allocator]
-static ALLOCATOR: counting::Counting = counting::Counting;
+static ALLOCATOR: animgraph_test_support::counting::Counting = animgraph_test_support::counting::Counting;
 
 mod bench;
-mod counting;
 mod import;
 mod lint;
 mod render;

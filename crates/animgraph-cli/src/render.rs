@@ -4,10 +4,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use animgraph::mres;
-use animgraph::script::Script;
 use animgraph_2d::render::{RenderOptions, render_script};
 use animgraph_3d::render::RenderOptions3D;
+use animgraph_runtime::mres;
+use animgraph_runtime::script::Script;
 
 use crate::skeleton::Character;
 

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use animgraph::PoseBackend;
-use animgraph::mres;
-use animgraph::script::{BackendNames, Script, Simulation};
+use animgraph_runtime::PoseBackend;
+use animgraph_runtime::mres;
+use animgraph_runtime::script::{BackendNames, Script, Simulation};
 
 /// Arguments of `simulate`.
 #[derive(clap::Args)]
@@ -135,14 +135,15 @@ fn print_frames<B: PoseBackend + BackendNames>(
         let player = &simulation.player;
         let layers =
             (0..player.layer_count()).map(|l| player.layer_name(l).unwrap_or("").to_string()).collect();
-        let uid = animgraph::mres::load_file(&args.graph).map(|l| l.graph.uid.clone()).unwrap_or_default();
-        let header = animgraph::recording::RecordingHeader::new(
+        let uid =
+            animgraph_runtime::mres::load_file(&args.graph).map(|l| l.graph.uid.clone()).unwrap_or_default();
+        let header = animgraph_runtime::recording::RecordingHeader::new(
             &uid,
             Some(&args.graph.display().to_string()),
             &format!("animgraph simulate --script {}", args.script.display()),
             layers,
         );
-        animgraph::recording::Recording::new(header, usize::MAX)
+        animgraph_runtime::recording::Recording::new(header, usize::MAX)
     });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -155,7 +156,7 @@ fn print_frames<B: PoseBackend + BackendNames>(
         let record = simulation.record();
         if let Some(r) = recording.as_mut() {
             let time = record.time;
-            r.push(animgraph::recording::RecordedFrame::capture(
+            r.push(animgraph_runtime::recording::RecordedFrame::capture(
                 &simulation.player,
                 simulation.buffer(),
                 &simulation.backend,
@@ -167,7 +168,7 @@ fn print_frames<B: PoseBackend + BackendNames>(
             if args.poses {
                 value["pose"] = pose(&simulation);
             }
-            if let Some(explain) = animgraph::frame::ExplainRecord::capture(&simulation.player) {
+            if let Some(explain) = animgraph_runtime::frame::ExplainRecord::capture(&simulation.player) {
                 value["explain"] = serde_json::to_value(explain).expect("records serialise");
             }
             value.to_string()

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use animgraph::mres;
+use animgraph_runtime::mres;
 
 /// Arguments of `validate`.
 #[derive(clap::Args)]

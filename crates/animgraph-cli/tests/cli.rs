@@ -407,7 +407,7 @@ fn simulate_record_writes_a_recording_of_every_frame() {
     assert_eq!(code, 0, "{out}");
     let printed: Vec<serde_json::Value> =
         out.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
-    let recording = animgraph::recording::Recording::load(&file).unwrap();
+    let recording = animgraph_runtime::recording::Recording::load(&file).unwrap();
     assert_eq!(recording.len(), printed.len());
     assert_eq!(recording.header.graph_uid, "res_gbot_graph");
     // The recording says what simulate printed, frame by frame, and carries samples to pose.

@@ -24,7 +24,7 @@ fn frames(bencher: divan::Bencher, zoom: Option<f32>) {
     let dir = std::env::temp_dir().join(format!("animgraph-ui-bench-{}-{zoom:?}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("big.mres");
-    animgraph::mres::save_file(&big_graph(500), &path).unwrap();
+    animgraph_runtime::mres::save_file(&big_graph(500), &path).unwrap();
     let mut editor = Editor::new(vec![path], Settings::default());
     assert_eq!(editor.tabs[0].doc.graph.stats().states, 500);
     let ctx = egui::Context::default();

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use animgraph::graph::Severity;
+use animgraph_runtime::graph::Severity;
 use eframe::egui;
 
 use crate::canvas;
@@ -587,7 +587,7 @@ impl Editor {
         // Explain mode's word on the last frame, for the shown layer (the game's when attached,
         // the recorded one while scrubbing).
         let layer_name = doc.graph.layers.get(doc.layer).map_or(String::new(), |l| l.name.clone());
-        let explain: Option<(animgraph::frame::ExplainRecord, usize)> = if scrubbing {
+        let explain: Option<(animgraph_runtime::frame::ExplainRecord, usize)> = if scrubbing {
             let frame = timeline.scrubbed().and_then(|f| f.frame.explain.clone());
             frame.zip(timeline.layer_index(&layer_name))
         } else if attached {

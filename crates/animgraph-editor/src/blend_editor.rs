@@ -9,7 +9,7 @@
 //! | right-click a clip point | deletes it |
 //! | drag a clip from the list onto the plot | adds a point there |
 
-use animgraph::graph::{StateKind, blend_space::MAX_WEIGHTS_2D};
+use animgraph_runtime::graph::{StateKind, blend_space::MAX_WEIGHTS_2D};
 use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, vec2};
 
 use crate::document::Document;
@@ -199,11 +199,11 @@ fn set_position(doc: &mut Document, editor: &BlendEditor, point: usize, p: [f32;
 }
 
 fn state_mut<'g>(
-    g: &'g mut animgraph::AnimationGraph,
+    g: &'g mut animgraph_runtime::AnimationGraph,
     layer: usize,
     nesting: &[usize],
     state: usize,
-) -> Option<&'g mut animgraph::graph::GraphState> {
+) -> Option<&'g mut animgraph_runtime::graph::GraphState> {
     let mut machine = &mut g.layers.get_mut(layer)?.machine;
     for &i in nesting {
         match &mut machine.states.get_mut(i)?.kind {
@@ -434,7 +434,7 @@ fn plot(ui: &mut egui::Ui, editor: &mut BlendEditor, doc: &mut Document, live: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use animgraph::graph::blend_space::Triangulation2D;
+    use animgraph_runtime::graph::blend_space::Triangulation2D;
 
     fn frames() -> Vec<PlotFrame> {
         let rects = [
@@ -491,7 +491,7 @@ mod tests {
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/showcase.mres");
         let mut doc = Document::open(path).unwrap();
         // Find the Strafe state wherever it is nested.
-        fn find(m: &animgraph::graph::GraphMachine, nesting: &mut Vec<usize>) -> Option<usize> {
+        fn find(m: &animgraph_runtime::graph::GraphMachine, nesting: &mut Vec<usize>) -> Option<usize> {
             if let Some(i) = m.state_index("Strafe") {
                 return Some(i);
             }
@@ -580,6 +580,6 @@ mod tests {
         let space = space_of(&doc, &editor).unwrap();
         assert!(space.one_d());
         assert_eq!(space.clips, ["idle", "walk", "jog", "run"]);
-        assert!(animgraph::graph::validate(&doc.graph).is_empty());
+        assert!(animgraph_runtime::graph::validate(&doc.graph).is_empty());
     }
 }

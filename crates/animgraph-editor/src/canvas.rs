@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use animgraph::graph::{
+use animgraph_runtime::graph::{
     ANY_STATE, BlendSpace1D, BlendSpace2D, ClipState, EXIT_STATE, GraphMachine, StateKind,
 };
 use eframe::egui::{
@@ -211,7 +211,7 @@ pub fn show(
     doc: &mut Document,
     view: &mut View,
     playback: &crate::live::Playback,
-    explain: Option<(&animgraph::frame::ExplainRecord, usize)>,
+    explain: Option<(&animgraph_runtime::frame::ExplainRecord, usize)>,
 ) -> CanvasOutput {
     let mut output = CanvasOutput::default();
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
@@ -657,7 +657,7 @@ fn running_progress(playback: &crate::live::Playback, prefix: &str, from: &str, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use animgraph::graph::{GraphState, GraphTransition};
+    use animgraph_runtime::graph::{GraphState, GraphTransition};
 
     fn views() -> Vec<View> {
         let mut out = Vec::new();

@@ -39,8 +39,8 @@ impl CharacterInfo {
     }
 
     /// What lint checks against: clip and bone names.
-    pub fn facts(&self) -> animgraph::lint::SkeletonFacts {
-        animgraph::lint::SkeletonFacts {
+    pub fn facts(&self) -> animgraph_runtime::lint::SkeletonFacts {
+        animgraph_runtime::lint::SkeletonFacts {
             clips: self.clips.iter().map(|c| c.name.clone()).collect(),
             bones: self.bones.iter().map(|b| b.name.clone()).collect(),
         }
@@ -61,7 +61,7 @@ impl CharacterInfo {
     }
 
     /// The clips a graph names that this skeleton lacks.
-    pub fn missing_clips(&self, graph: &animgraph::AnimationGraph) -> Vec<String> {
+    pub fn missing_clips(&self, graph: &animgraph_runtime::AnimationGraph) -> Vec<String> {
         let mut missing: Vec<String> =
             graph.clip_names().into_iter().filter(|n| !self.clips.iter().any(|c| &c.name == n)).collect();
         missing.sort();

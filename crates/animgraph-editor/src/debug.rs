@@ -10,8 +10,8 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use animgraph::frame::PlayerFrame;
-use animgraph::link::{ClientEvent, InstanceInfo, LinkClient, ServerMessage};
+use animgraph_runtime::frame::PlayerFrame;
+use animgraph_runtime::link::{ClientEvent, InstanceInfo, LinkClient, ServerMessage};
 use eframe::egui;
 
 use crate::live::Playback;
@@ -49,8 +49,8 @@ pub struct Debugger {
 
 impl Default for Debugger {
     fn default() -> Self {
-        let address =
-            animgraph::link::default_address().map_or_else(|_| "127.0.0.1:47800".into(), |a| a.to_string());
+        let address = animgraph_runtime::link::default_address()
+            .map_or_else(|_| "127.0.0.1:47800".into(), |a| a.to_string());
         Debugger {
             address,
             client: None,
@@ -77,7 +77,7 @@ impl Debugger {
 
     /// Connects to the game at [`address`](Self::address).
     pub fn connect(&mut self) {
-        let address: SocketAddr = match animgraph::link::parse_address(&self.address) {
+        let address: SocketAddr = match animgraph_runtime::link::parse_address(&self.address) {
             Ok(a) => a,
             Err(e) => {
                 self.status = e.to_string();
@@ -292,20 +292,20 @@ pub fn parameters(ui: &mut egui::Ui, frame: &PlayerFrame, title: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use animgraph::link::LinkServer;
-    use animgraph::script::RecordingBackend;
+    use animgraph_runtime::link::LinkServer;
+    use animgraph_runtime::script::RecordingBackend;
 
-    fn player() -> (animgraph::AnimationGraph, animgraph::AnimationGraphPlayer) {
+    fn player() -> (animgraph_runtime::AnimationGraph, animgraph_runtime::AnimationGraphPlayer) {
         let path =
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
-        let graph = animgraph::mres::load_file(path).unwrap().graph;
+        let graph = animgraph_runtime::mres::load_file(path).unwrap().graph;
         let mut backend = RecordingBackend::with_clips(&[
             ("idle", 1.0, true),
             ("walk", 1.0, true),
             ("run", 1.0, true),
             ("jump", 0.5, false),
         ]);
-        let player = animgraph::AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+        let player = animgraph_runtime::AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
         (graph.into_graph(), player)
     }
 

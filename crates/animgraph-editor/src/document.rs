@@ -9,14 +9,14 @@
 
 use std::path::{Path, PathBuf};
 
-use animgraph::AnimationGraph;
-use animgraph::graph::{
+use animgraph_runtime::AnimationGraph;
+use animgraph_runtime::graph::{
     ANY_STATE, GraphIssue, GraphLayer, GraphMachine, GraphParameter, GraphState, GraphTransition,
     ParameterType, StateKind, validate,
 };
-use animgraph::lint::{LintFinding, SkeletonFacts};
-use animgraph::mres;
-use animgraph::watch::FileWatch;
+use animgraph_runtime::lint::{LintFinding, SkeletonFacts};
+use animgraph_runtime::mres;
+use animgraph_runtime::watch::FileWatch;
 
 /// What is selected on the canvas.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -268,8 +268,9 @@ impl Document {
     pub fn lint(&mut self, skeleton: Option<&SkeletonFacts>) -> &[LintFinding] {
         let fresh = self.lint.as_ref().is_some_and(|(v, s, _)| *v == self.version && s.as_ref() == skeleton);
         if !fresh {
-            let valid = !animgraph::graph::has_errors(self.problems());
-            let findings = if valid { animgraph::lint::lint(&self.graph, skeleton) } else { Vec::new() };
+            let valid = !animgraph_runtime::graph::has_errors(self.problems());
+            let findings =
+                if valid { animgraph_runtime::lint::lint(&self.graph, skeleton) } else { Vec::new() };
             self.lint = Some((self.version, skeleton.cloned(), findings));
         }
         self.lint.as_ref().map_or(&[], |(_, _, f)| f)
@@ -407,8 +408,11 @@ impl Document {
         mres::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
         self.saved_version = self.version;
         self.disk_text = Some(text);
-        let errors =
-            self.problems().iter().filter(|p| p.severity == animgraph::graph::Severity::Error).count();
+        let errors = self
+            .problems()
+            .iter()
+            .filter(|p| p.severity == animgraph_runtime::graph::Severity::Error)
+            .count();
         self.status = if errors == 0 {
             format!("saved {}", path.display())
         } else {
@@ -590,7 +594,11 @@ impl Document {
         if old == new {
             return Ok(());
         }
-        if new.is_empty() || new == ANY_STATE || new == animgraph::graph::EXIT_STATE || new.contains('/') {
+        if new.is_empty()
+            || new == ANY_STATE
+            || new == animgraph_runtime::graph::EXIT_STATE
+            || new.contains('/')
+        {
             return Err(format!(
                 "cannot rename `{old}` to `{new}`: empty, \"*\", \"<exit>\" and names with '/' are reserved"
             ));
@@ -731,7 +739,7 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use animgraph::graph::{
+    use animgraph_runtime::graph::{
         BlendSpace1D, ClipState, ConditionOp, GraphCondition, GraphMixOverride, Severity,
     };
 
@@ -882,8 +890,10 @@ mod tests {
                 "mask",
                 Box::new(|d| {
                     d.edit_graph(|g| {
-                        g.layers[0].mask =
-                            Some(animgraph::BoneMask { bones: vec!["Hip".into()], include_children: false })
+                        g.layers[0].mask = Some(animgraph_runtime::BoneMask {
+                            bones: vec!["Hip".into()],
+                            include_children: false,
+                        })
                     })
                 }),
             ),

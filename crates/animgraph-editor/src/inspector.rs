@@ -5,8 +5,8 @@
 //! Ranges follow the proposal: layer Weight 0..1 in steps of 0.01; Duration and ExitTime are
 //! 0 or more, or -1 ("from Mixes" / "any time"); Offset is a normalised time 0..1.
 
-use animgraph::ClipBlend;
-use animgraph::graph::{
+use animgraph_runtime::ClipBlend;
+use animgraph_runtime::graph::{
     ANY_STATE, ConditionOp, EXIT_STATE, GraphCondition, GraphMachine, GraphMixOverride, ParameterType,
     StateKind, TransitionInterrupt,
 };
@@ -174,7 +174,7 @@ pub fn show(
     ui: &mut egui::Ui,
     doc: &mut Document,
     character: Option<&CharacterInfo>,
-    explain: Option<(&animgraph::frame::ExplainRecord, usize)>,
+    explain: Option<(&animgraph_runtime::frame::ExplainRecord, usize)>,
 ) {
     let Some(machine) = doc.machine().cloned() else {
         graph_settings(ui, doc, character);
@@ -632,7 +632,8 @@ fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Optio
     let mut on = mask.is_some();
     if ui.checkbox(&mut on, "Bone mask").changed() {
         doc.edit_graph(|g| {
-            g.layers[l].mask = on.then(|| animgraph::BoneMask { bones: Vec::new(), include_children: true })
+            g.layers[l].mask =
+                on.then(|| animgraph_runtime::BoneMask { bones: Vec::new(), include_children: true })
         });
         return;
     }

@@ -9,12 +9,12 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use animgraph::frame::{EventRecord, LayerRecord};
-use animgraph::graph::{ParamId, ParameterType};
-use animgraph::{
+use animgraph_character::{Character, CharacterInstance};
+use animgraph_runtime::frame::{EventRecord, LayerRecord};
+use animgraph_runtime::graph::{ParamId, ParameterType};
+use animgraph_runtime::{
     AnimationGraphPlayer, BoneMask, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,
 };
-use animgraph_character::{Character, CharacterInstance};
 
 use crate::document::Document;
 
@@ -57,7 +57,7 @@ pub const EVENT_LOG_LINES: usize = 400;
 /// Clip names of the timing driver (for recordings).
 struct TimingNames(Vec<String>);
 
-impl animgraph::script::BackendNames for TimingNames {
+impl animgraph_runtime::script::BackendNames for TimingNames {
     fn clip_name(&self, clip: ClipId) -> String {
         self.0.get(clip.0 as usize).cloned().unwrap_or_default()
     }
@@ -303,17 +303,17 @@ impl Live {
     }
 
     /// The last frame as a recorded frame (`time` in seconds).
-    pub fn record(&self, time: f32) -> Option<animgraph::recording::RecordedFrame> {
+    pub fn record(&self, time: f32) -> Option<animgraph_runtime::recording::RecordedFrame> {
         match self.driver.as_ref()? {
             Driver::Timing { player, buffer, names } => {
-                Some(animgraph::recording::RecordedFrame::capture(player, buffer, names, time))
+                Some(animgraph_runtime::recording::RecordedFrame::capture(player, buffer, names, time))
             }
             Driver::Character(c) => Some(c.record(time)),
         }
     }
 
     /// Poses the preview's character as a recorded frame did (scrubbing).
-    pub fn pose_recorded(&mut self, frame: &animgraph::recording::RecordedFrame) {
+    pub fn pose_recorded(&mut self, frame: &animgraph_runtime::recording::RecordedFrame) {
         if let Some(Driver::Character(c)) = self.driver.as_mut() {
             c.pose_recorded(frame);
         }
@@ -325,12 +325,12 @@ impl Live {
     }
 
     /// Why transitions did or did not fire on the last frame.
-    pub fn explain(&self) -> Option<animgraph::frame::ExplainRecord> {
-        animgraph::frame::ExplainRecord::capture(self.player()?)
+    pub fn explain(&self) -> Option<animgraph_runtime::frame::ExplainRecord> {
+        animgraph_runtime::frame::ExplainRecord::capture(self.player()?)
     }
 
     /// The samples of the last frame.
-    pub fn samples(&self) -> &[animgraph::ClipSample] {
+    pub fn samples(&self) -> &[animgraph_runtime::ClipSample] {
         match &self.driver {
             Some(Driver::Timing { buffer, .. }) => buffer.samples(),
             Some(Driver::Character(c)) => c.buffer().samples(),
@@ -468,8 +468,8 @@ mod tests {
             headless.update(1.0 / 60.0);
             let (a, b) = (live.player().unwrap(), headless.player());
             assert_eq!(
-                animgraph::frame::PlayerFrame::capture(a),
-                animgraph::frame::PlayerFrame::capture(b),
+                animgraph_runtime::frame::PlayerFrame::capture(a),
+                animgraph_runtime::frame::PlayerFrame::capture(b),
                 "frame {frame}"
             );
             assert_eq!(live.samples(), headless.buffer().samples(), "frame {frame}");
@@ -513,7 +513,7 @@ mod tests {
         live.sync(&doc);
         live.values.insert("speed".into(), 3.0);
         doc.edit_graph(|g| {
-            g.parameters.push(animgraph::graph::GraphParameter {
+            g.parameters.push(animgraph_runtime::graph::GraphParameter {
                 name: "lean".into(),
                 kind: ParameterType::Float,
                 default: 0.25,

@@ -2,7 +2,7 @@
 //! committed), type, default and latch; and the live controls that drive the editor's player
 //! (checkbox, int field, slider, Fire button), which are not edits.
 
-use animgraph::graph::ParameterType;
+use animgraph_runtime::graph::ParameterType;
 use eframe::egui;
 
 use crate::document::Document;

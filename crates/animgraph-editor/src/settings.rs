@@ -68,7 +68,7 @@ impl Settings {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
-        animgraph::mres::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
+        animgraph_runtime::mres::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
     }
 
     /// Puts `path` first in the recent list.

@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use animgraph::frame::PlayerFrame;
-use animgraph::recording::{RecordedFrame, Recording, RecordingHeader};
+use animgraph_runtime::frame::PlayerFrame;
+use animgraph_runtime::recording::{RecordedFrame, Recording, RecordingHeader};
 use eframe::egui;
 
 use crate::document::Document;

@@ -182,7 +182,7 @@ fn save_writes_a_file_that_reloads_equal() {
     h.get_by_label("Save").click();
     h.run_steps(2);
     assert!(!doc(&h).dirty(), "{}", doc(&h).status);
-    let reloaded = animgraph::mres::load_file(&path).expect("saved file loads").graph;
+    let reloaded = animgraph_runtime::mres::load_file(&path).expect("saved file loads").graph;
     assert_eq!(reloaded, edited);
 }
 
@@ -254,13 +254,16 @@ fn editing_a_condition_row_changes_parameter_operator_and_value() {
     pick(&mut h, "Greater", 0, "Less");
     set_number(&mut h, "value", 0, 0.5);
     let c = doc(&h).machine().unwrap().transitions[index].conditions[conditions].clone();
-    assert_eq!((c.parameter.as_str(), c.op, c.value), ("speed", animgraph::graph::ConditionOp::Less, 0.5));
-    let problems = animgraph::graph::validate(&doc(&h).graph);
+    assert_eq!(
+        (c.parameter.as_str(), c.op, c.value),
+        ("speed", animgraph_runtime::graph::ConditionOp::Less, 0.5)
+    );
+    let problems = animgraph_runtime::graph::validate(&doc(&h).graph);
     assert!(problems.is_empty(), "{problems:?}");
     // The operator list follows the parameter's type: a trigger offers Triggered only.
     pick(&mut h, "speed", 0, "jump");
     let c = doc(&h).machine().unwrap().transitions[index].conditions[conditions].clone();
-    assert_eq!(c.op, animgraph::graph::ConditionOp::Triggered);
+    assert_eq!(c.op, animgraph_runtime::graph::ConditionOp::Triggered);
 }
 
 #[test]
@@ -368,10 +371,12 @@ fn an_animator_builds_the_locomotion_graph_from_an_empty_file() {
     h.get_by_label("Save to path").click();
     h.run_steps(3);
     assert!(!doc(&h).dirty(), "{}", doc(&h).status);
-    let mut built =
-        animgraph::mres::load_file(&path).expect("the saved graph loads in the runtime").graph.into_graph();
+    let mut built = animgraph_runtime::mres::load_file(&path)
+        .expect("the saved graph loads in the runtime")
+        .graph
+        .into_graph();
     let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
-    let mut expected = animgraph::mres::load_file(example).unwrap().graph.into_graph();
+    let mut expected = animgraph_runtime::mres::load_file(example).unwrap().graph.into_graph();
     for g in [&mut built, &mut expected] {
         g.uid.clear();
         for s in &mut g.layers[0].machine.states {

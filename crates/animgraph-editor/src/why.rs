@@ -2,7 +2,7 @@
 //! editor's own player, or an attached game's stream), shown in the inspector and as a tooltip
 //! over its arrow.
 
-use animgraph::frame::{CandidateExplainRecord, ExplainRecord};
+use animgraph_runtime::frame::{CandidateExplainRecord, ExplainRecord};
 use eframe::egui::{self, Color32};
 
 const TRUE: Color32 = Color32::from_rgb(110, 210, 120);
@@ -96,7 +96,7 @@ fn trim(v: f32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use animgraph::frame::{ConditionExplainRecord, LayerExplainRecord};
+    use animgraph_runtime::frame::{ConditionExplainRecord, LayerExplainRecord};
 
     fn candidate(path: &str, outcome: &str, shadowed_by: Option<&str>) -> CandidateExplainRecord {
         CandidateExplainRecord {

@@ -1,0 +1,100 @@
+//! # animgraph
+//!
+//! Animation graphs for games: the state machines, blend spaces and layers that decide which
+//! clips a character plays, how it moves between them and how they mix.
+//!
+//! A graph is authored as a `.mres` resource ([`mres`]), held in memory as plain authoring types
+//! ([`graph`]), checked by [`graph::validate`], and (once bound) evaluated each frame into a
+//! [`SampleBuffer`] that a [`PoseBackend`] turns into a pose.
+//!
+//! ```text
+//!  .mres ──load──▶ AnimationGraph ──bind──▶ compiled ids ──advance──▶ SampleBuffer ──apply──▶ pose
+//! ```
+//!
+//! ## Glossary
+//!
+//! | term | meaning |
+//! |---|---|
+//! | clip | a named animation the backend can sample (`idle`, `walk`) |
+//! | sample | one clip at one time with one weight on one layer ([`ClipSample`]) |
+//! | parameter | a named bool, int, float or trigger that game code sets and conditions read |
+//! | trigger | a one-shot parameter: set by `fire`, consumed by the transition that uses it |
+//! | layer | one state machine whose result combines with the layers below (Replace or Additive, weight, mask) |
+//! | state | what a layer plays: a clip, a 1D or 2D blend space, or a nested machine |
+//! | blend space | clips placed at positions; a parameter point picks their weights |
+//! | transition | a rule to leave one state for another, with a crossfade of `Duration` seconds |
+//! | any state (`*`) | a transition source meaning every state of the machine |
+//! | `<exit>` | a transition target inside a sub-machine: hand back to the parent's transitions |
+//! | exit time | normalised source time (cumulative over loops) before which a transition waits |
+//! | normalised time | time / clip length; `2.5` is halfway through the third loop |
+//! | mask | the bones a layer affects, by name ([`BoneMask`]) |
+//! | bind | compiling a graph against a backend into flat arrays of ids, once |
+//! | backend | a [`PoseBackend`]: resolves clip names and masks, poses a skeleton from samples |
+//! | sub-machine | a state that is itself a machine; its states are addressed as `Outer/Inner` |
+//! | interruption | a transition starting while another mix runs; the blend so far is frozen as its source |
+//! | code track | a clip played from code above the graph's layers ([`tracks::AnimationTracks`]) |
+//! | tick | one `advance`; the unit of time for networking |
+//!
+//! ## Example
+//!
+//! Load the proposal's locomotion graph, bind it to a backend, and run frames:
+//!
+//! ```
+//! use animgraph_runtime::{mres, AnimationGraphPlayer, PoseBackend};
+//! use animgraph_runtime::script::{ClipSpec, RecordingBackend};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/graphs/locomotion.mres");
+//! let graph = mres::load_file(path)?.graph;
+//!
+//! // Any PoseBackend: a skeleton in a game; here one that records clip samples.
+//! let clips = [("idle", 2.0), ("walk", 0.708), ("run", 1.158), ("jump", 0.8)]
+//!     .map(|(name, length)| (name.to_string(), ClipSpec { length, looping: name != "jump" }));
+//! let mut backend = RecordingBackend::new(&clips.into_iter().collect());
+//!
+//! let mut player = AnimationGraphPlayer::bind(&graph, &mut backend)?; // bind once
+//! let mut buffer = player.new_buffer();                               // sized at bind
+//! let speed = player.find_parameter("speed").unwrap();                // resolve names once
+//!
+//! player.set_float(speed, 2.0)?;
+//! player.advance(1.0 / 60.0, &mut buffer);                            // no allocation
+//! backend.apply(buffer.samples(), buffer.layers());
+//!
+//! // speed 2.0 sits between walk (1.5) and run (4.0): 80% walk, 20% run.
+//! let weights: Vec<f32> = buffer.samples().iter().map(|s| s.weight).collect();
+//! assert!((weights[0] - 0.8).abs() < 1e-6 && (weights[1] - 0.2).abs() < 1e-6);
+//!
+//! player.fire_by_name("jump")?;
+//! player.advance(1.0 / 60.0, &mut buffer);
+//! assert_eq!(player.transition_target(0).map(|s| player.state_path(s)), Some("Jump"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The player's frame steps and its transition and interruption rules are tabulated in
+//! [`graph::player`].
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod animated;
+pub(crate) mod blend;
+pub mod core;
+#[cfg(feature = "frame")]
+pub mod frame;
+pub mod graph;
+#[cfg(feature = "link")]
+pub mod link;
+#[cfg(feature = "lint")]
+pub mod lint;
+pub mod mres;
+pub mod net;
+#[cfg(feature = "tools")]
+pub mod recording;
+#[cfg(feature = "tools")]
+pub mod script;
+pub mod tracks;
+#[cfg(feature = "watch")]
+pub mod watch;
+
+pub use crate::core::{
+    BackendNames, BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,
+};
+pub use crate::graph::{AnimationGraph, AnimationGraphPlayer, GraphEvent};
