@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use animgraph_runtime::core::ResolvedMasks;
 use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 
 use crate::skeleton::{BoundClip, CHANNELS, Pose, ROTATION, Skeleton2D, sample_keys, shortest, stepped};
@@ -60,10 +61,9 @@ pub struct Skeleton2DPoseBackend {
     /// the pose and reset at the layer's end; nothing else is visited).
     touched: Vec<u16>,
     color_delta: Vec<[f32; 4]>,
-    masks: Vec<Vec<bool>>,
+    masks: ResolvedMasks,
     events: Vec<SkeletonEvent>,
     events_dropped: usize,
-    warnings: Vec<String>,
 }
 
 /// A clone keeps the resolved masks (so a graph bound to the original drives the copy) and the
@@ -82,7 +82,6 @@ impl Clone for Skeleton2DPoseBackend {
             masks: self.masks.clone(),
             events,
             events_dropped: self.events_dropped,
-            warnings: self.warnings.clone(),
         }
     }
 }
@@ -97,10 +96,9 @@ impl Skeleton2DPoseBackend {
             sums: vec![BoneSums::EMPTY; bones],
             touched: Vec::with_capacity(bones),
             color_delta: vec![[0.0; 4]; slots],
-            masks: Vec::new(),
+            masks: ResolvedMasks::default(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
             events_dropped: 0,
-            warnings: Vec::new(),
             skeleton,
         }
     }
@@ -122,12 +120,12 @@ impl Skeleton2DPoseBackend {
 
     /// Warnings from resolving masks (unknown bone names, each once).
     pub fn warnings(&self) -> &[String] {
-        &self.warnings
+        self.masks.warnings()
     }
 
     /// The bones a resolved mask includes.
     pub fn mask_bones(&self, mask: MaskId) -> Vec<String> {
-        let Some(m) = self.masks.get(mask.0 as usize) else { return Vec::new() };
+        let Some(m) = self.masks.get(mask) else { return Vec::new() };
         m.iter()
             .enumerate()
             .filter(|(_, on)| **on)
@@ -170,14 +168,12 @@ fn fire_events(events: &mut Vec<SkeletonEvent>, dropped: &mut usize, clip: &Boun
 
 impl PoseBackend for Skeleton2DPoseBackend {
     fn resolve_clip(&mut self, name: &str) -> Option<ClipId> {
-        self.skeleton.clip_index.get(name).map(|&i| ClipId(i as u32))
+        self.skeleton.clip_names.resolve(name)
     }
 
     fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
         let skeleton = &self.skeleton;
-        let on = mask.resolve(|name| skeleton.data.bone_index(name), &skeleton.parents, &mut self.warnings);
-        self.masks.push(on);
-        Some(MaskId(self.masks.len() as u32 - 1))
+        Some(self.masks.resolve(mask, |name| skeleton.data.bone_index(name), &skeleton.parents))
     }
 
     fn clip_length(&self, clip: ClipId) -> f32 {
@@ -211,7 +207,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
             if info.weight <= 0.0 {
                 continue;
             }
-            let mask = info.mask.and_then(|m| self.masks.get(m.0 as usize)).map(Vec::as_slice);
+            let mask = info.mask.and_then(|m| self.masks.get(m));
             let additive = info.blend == ClipBlend::Additive;
             let layer_keys_colors = samples
                 .iter()

@@ -1,6 +1,6 @@
 //! The bound skeleton: names resolved to indices, clips compiled, the setup pose precomputed.
 
-use std::collections::HashMap;
+use animgraph_runtime::core::ClipNames;
 
 use glam::{Affine2, Mat2, Vec2};
 
@@ -123,7 +123,7 @@ pub struct Skeleton2D {
     /// The setup pose (world transforms computed).
     pub setup: Pose,
     pub(crate) clips: Vec<BoundClip>,
-    pub(crate) clip_index: HashMap<String, usize>,
+    pub(crate) clip_names: ClipNames,
     pub(crate) ik: Vec<BoundIk>,
 }
 
@@ -234,7 +234,7 @@ impl Skeleton2D {
             world: vec![Affine2::IDENTITY; n],
         };
         let mut clips = Vec::new();
-        let mut clip_index = HashMap::new();
+        let mut clip_names = ClipNames::default();
         for (name, clip) in &data.clips {
             let mut channels = Vec::new();
             for (b, t) in &clip.bones {
@@ -290,7 +290,7 @@ impl Skeleton2D {
                     (data.ik.iter().position(|ik| &ik.name == c).expect("validated") as u16, keys.clone())
                 })
                 .collect();
-            clip_index.insert(name.clone(), clips.len());
+            clip_names.insert(name, clips.len());
             clips.push(BoundClip {
                 name: name.clone(),
                 duration: clip.duration,
@@ -309,7 +309,7 @@ impl Skeleton2D {
             .map(|ik| BoundIk { bones: ik.bones.iter().map(|b| bone(b)).collect(), target: bone(&ik.target) })
             .collect();
         let mut skeleton =
-            Skeleton2D { data, parents, slot_bones, attachments, setup, clips, clip_index, ik };
+            Skeleton2D { data, parents, slot_bones, attachments, setup, clips, clip_names, ik };
         let mut setup = skeleton.setup.clone();
         skeleton.update_world(&mut setup);
         skeleton.setup = setup;
@@ -329,18 +329,12 @@ impl Skeleton2D {
     /// Adds another name for a clip (so one graph can drive skeletons whose clips are named
     /// differently). Returns false when `clip` does not exist.
     pub fn alias_clip(&mut self, alias: &str, clip: &str) -> bool {
-        match self.clip_index.get(clip).copied() {
-            Some(i) => {
-                self.clip_index.insert(alias.to_string(), i);
-                true
-            }
-            None => false,
-        }
+        self.clip_names.alias(alias, clip)
     }
 
     /// A clip's duration.
     pub fn clip_duration(&self, name: &str) -> Option<f32> {
-        self.clip_index.get(name).map(|&i| self.clips[i].duration)
+        self.clip_names.get(name).map(|i| self.clips[i].duration)
     }
 
     /// World transforms from local channels, then IK, in bone order (parents first).

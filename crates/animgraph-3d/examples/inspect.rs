@@ -5,7 +5,7 @@ fn main() {
     let s = &imported.skeleton;
     println!(
         "{} joints; roots: {:?}",
-        s.joint_count(),
+        s.bone_count(),
         s.parents
             .iter()
             .enumerate()

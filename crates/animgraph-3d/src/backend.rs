@@ -3,6 +3,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use animgraph_runtime::core::ResolvedMasks;
 use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
@@ -69,13 +70,13 @@ impl Below<'_> {
     #[inline(always)]
     fn add_translation(&self, acc: &mut Accum, j: usize, v: Vec4, w: f32) {
         let reference =
-            if self.additive { self.skeleton.rest_translation[j] } else { self.pose.translations[j] };
+            if self.additive { self.skeleton.setup_translation[j] } else { self.pose.translations[j] };
         acc.translation += w * (v.truncate() - reference);
     }
 
     #[inline(always)]
     fn add_scale(&self, acc: &mut Accum, j: usize, v: Vec4, w: f32) {
-        let reference = if self.additive { self.skeleton.rest_scale[j] } else { self.pose.scales[j] };
+        let reference = if self.additive { self.skeleton.setup_scale[j] } else { self.pose.scales[j] };
         acc.scale += w * (v.truncate() - reference);
     }
 
@@ -83,7 +84,7 @@ impl Below<'_> {
     #[inline(always)]
     fn add_rotation(&self, acc: &mut Accum, j: usize, mut q: Quat, w: f32) {
         if self.additive {
-            q = self.skeleton.rest_rotation[j].inverse() * q;
+            q = self.skeleton.setup_rotation[j].inverse() * q;
         }
         if acc.count == 0 {
             acc.first = q;
@@ -198,8 +199,7 @@ pub struct Skeleton3DPoseBackend {
     pub pose: Pose3D,
     /// Per joint: the current layer's running sums.
     accum: Vec<Accum>,
-    masks: Vec<Vec<bool>>,
-    warnings: Vec<String>,
+    masks: ResolvedMasks,
 }
 
 impl Clone for Skeleton3DPoseBackend {
@@ -209,7 +209,6 @@ impl Clone for Skeleton3DPoseBackend {
             pose: self.pose.clone(),
             accum: self.accum.clone(),
             masks: self.masks.clone(),
-            warnings: self.warnings.clone(),
         }
     }
 }
@@ -217,17 +216,16 @@ impl Clone for Skeleton3DPoseBackend {
 impl Skeleton3DPoseBackend {
     /// A backend posing `skeleton`, starting at its rest pose.
     pub fn new(skeleton: Arc<Skeleton3D>) -> Self {
-        let n = skeleton.joint_count();
+        let n = skeleton.bone_count();
         let mut backend = Skeleton3DPoseBackend {
             pose: Pose3D {
-                translations: skeleton.rest_translation.clone(),
-                rotations: skeleton.rest_rotation.clone(),
-                scales: skeleton.rest_scale.clone(),
+                translations: skeleton.setup_translation.clone(),
+                rotations: skeleton.setup_rotation.clone(),
+                scales: skeleton.setup_scale.clone(),
                 world: vec![Affine3A::IDENTITY; n],
             },
             accum: vec![Accum::EMPTY; n],
-            masks: Vec::new(),
-            warnings: Vec::new(),
+            masks: ResolvedMasks::default(),
             skeleton,
         };
         backend.update_world();
@@ -241,12 +239,12 @@ impl Skeleton3DPoseBackend {
 
     /// Warnings from resolving masks (unknown joint names, each once).
     pub fn warnings(&self) -> &[String] {
-        &self.warnings
+        self.masks.warnings()
     }
 
-    /// The joints a resolved mask includes.
-    pub fn mask_joints(&self, mask: MaskId) -> Vec<String> {
-        let Some(m) = self.masks.get(mask.0 as usize) else { return Vec::new() };
+    /// The bones a resolved mask includes.
+    pub fn mask_bones(&self, mask: MaskId) -> Vec<String> {
+        let Some(m) = self.masks.get(mask) else { return Vec::new() };
         m.iter().enumerate().filter(|(_, on)| **on).map(|(j, _)| self.skeleton.names[j].clone()).collect()
     }
 
@@ -254,7 +252,7 @@ impl Skeleton3DPoseBackend {
     pub fn update_world(&mut self) {
         let s = &self.skeleton;
         let root = Affine3A::from_mat4(s.root_transform);
-        for j in 0..s.joint_count() {
+        for j in 0..s.bone_count() {
             let local = Affine3A::from_scale_rotation_translation(
                 self.pose.scales[j],
                 self.pose.rotations[j],
@@ -271,7 +269,7 @@ impl Skeleton3DPoseBackend {
     /// `[tx, ty, tz, qx, qy, qz, qw, sx, sy, sz]`.
     pub fn local_pose(&self) -> Vec<(String, [f32; 10])> {
         let p = &self.pose;
-        (0..self.skeleton.joint_count())
+        (0..self.skeleton.bone_count())
             .map(|j| {
                 let (t, q, s) = (p.translations[j], p.rotations[j], p.scales[j]);
                 (self.skeleton.names[j].clone(), [t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z])
@@ -282,14 +280,12 @@ impl Skeleton3DPoseBackend {
 
 impl PoseBackend for Skeleton3DPoseBackend {
     fn resolve_clip(&mut self, name: &str) -> Option<ClipId> {
-        self.skeleton.clip_index.get(name).map(|&i| ClipId(i as u32))
+        self.skeleton.clip_names.resolve(name)
     }
 
     fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
         let skeleton = &self.skeleton;
-        let on = mask.resolve(|name| skeleton.joint(name), &skeleton.parents, &mut self.warnings);
-        self.masks.push(on);
-        Some(MaskId(self.masks.len() as u32 - 1))
+        Some(self.masks.resolve(mask, |name| skeleton.bone_index(name), &skeleton.parents))
     }
 
     fn clip_length(&self, clip: ClipId) -> f32 {
@@ -303,14 +299,14 @@ impl PoseBackend for Skeleton3DPoseBackend {
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         let skeleton = &*self.skeleton;
         let pose = &mut self.pose;
-        pose.translations.copy_from_slice(&skeleton.rest_translation);
-        pose.rotations.copy_from_slice(&skeleton.rest_rotation);
-        pose.scales.copy_from_slice(&skeleton.rest_scale);
+        pose.translations.copy_from_slice(&skeleton.setup_translation);
+        pose.rotations.copy_from_slice(&skeleton.setup_rotation);
+        pose.scales.copy_from_slice(&skeleton.setup_scale);
         for (l, info) in layers.iter().enumerate() {
             if info.weight <= 0.0 {
                 continue;
             }
-            let mask = info.mask.and_then(|m| self.masks.get(m.0 as usize)).map(Vec::as_slice);
+            let mask = info.mask.and_then(|m| self.masks.get(m));
             let excluded = |j: usize| mask.is_some_and(|m| !m[j]);
             let additive = info.blend == ClipBlend::Additive;
             self.accum.fill(Accum::EMPTY);
@@ -384,7 +380,7 @@ impl animgraph_runtime::BackendNames for Skeleton3DPoseBackend {
     }
 
     fn mask_bones(&self, mask: MaskId) -> Vec<String> {
-        self.mask_joints(mask)
+        self.mask_bones(mask)
     }
 }
 

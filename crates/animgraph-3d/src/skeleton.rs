@@ -1,7 +1,7 @@
 //! `Skeleton3D`: joints (parents first) with rest transforms, clips as keyed channels, and an
 //! optional skinned mesh; built by the glTF importer.
 
-use std::collections::HashMap;
+use animgraph_runtime::core::ClipNames;
 
 use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 
@@ -278,23 +278,23 @@ pub struct SkinnedMesh {
 /// A 3D skeleton with its clips.
 #[derive(Clone, Debug)]
 pub struct Skeleton3D {
-    /// Joint names.
+    /// Bone names (glTF joints), parents first.
     pub names: Vec<String>,
-    /// Parent of each joint (parents come first).
+    /// Parent of each bone (parents come first).
     pub parents: Vec<Option<u16>>,
-    /// Rest translation per joint.
-    pub rest_translation: Vec<Vec3>,
-    /// Rest rotation per joint.
-    pub rest_rotation: Vec<Quat>,
-    /// Rest scale per joint.
-    pub rest_scale: Vec<Vec3>,
+    /// Setup-pose (glTF rest) translation per bone.
+    pub setup_translation: Vec<Vec3>,
+    /// Setup-pose rotation per bone.
+    pub setup_rotation: Vec<Quat>,
+    /// Setup-pose scale per bone.
+    pub setup_scale: Vec<Vec3>,
     /// The world transform above the root joints (non-joint ancestors).
     pub root_transform: Mat4,
     /// Clips.
     pub clips: Vec<Clip3D>,
     /// The skinned mesh, when the file has one.
     pub mesh: Option<SkinnedMesh>,
-    pub(crate) clip_index: HashMap<String, usize>,
+    pub(crate) clip_names: ClipNames,
     /// Per clip, per channel: how its keys are spaced.
     pub(crate) spacing: Vec<Vec<Spacing>>,
     /// Per clip: its keys time-major, when every channel shares evenly spaced linear keys.
@@ -311,49 +311,43 @@ impl Skeleton3D {
         clips: Vec<Clip3D>,
         mesh: Option<SkinnedMesh>,
     ) -> Self {
-        let clip_index = clips.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect();
+        let clip_names = ClipNames::new(clips.iter().map(|c| c.name.as_str()));
         let spacing =
             clips.iter().map(|c| c.channels.iter().map(|ch| Spacing::of(&ch.times)).collect()).collect();
         let baked = clips.iter().map(Baked::of).collect();
         Skeleton3D {
             names,
             parents,
-            rest_translation: rest.iter().map(|r| r.0).collect(),
-            rest_rotation: rest.iter().map(|r| r.1).collect(),
-            rest_scale: rest.iter().map(|r| r.2).collect(),
+            setup_translation: rest.iter().map(|r| r.0).collect(),
+            setup_rotation: rest.iter().map(|r| r.1).collect(),
+            setup_scale: rest.iter().map(|r| r.2).collect(),
             root_transform,
             clips,
             mesh,
-            clip_index,
+            clip_names,
             spacing,
             baked,
         }
     }
 
-    /// How many joints.
-    pub fn joint_count(&self) -> usize {
+    /// How many bones (glTF's joints; both backends say bone).
+    pub fn bone_count(&self) -> usize {
         self.names.len()
     }
 
-    /// A joint's index.
-    pub fn joint(&self, name: &str) -> Option<usize> {
+    /// A bone's index by name.
+    pub fn bone_index(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }
 
     /// A clip by name.
     pub fn clip(&self, name: &str) -> Option<&Clip3D> {
-        self.clip_index.get(name).map(|&i| &self.clips[i])
+        self.clip_names.get(name).map(|i| &self.clips[i])
     }
 
     /// Adds another name for a clip (so one graph can drive skeletons whose clips are named
     /// differently, e.g. `walk` -> `Walking`). Returns false when `clip` does not exist.
     pub fn alias_clip(&mut self, alias: &str, clip: &str) -> bool {
-        match self.clip_index.get(clip).copied() {
-            Some(i) => {
-                self.clip_index.insert(alias.to_string(), i);
-                true
-            }
-            None => false,
-        }
+        self.clip_names.alias(alias, clip)
     }
 }

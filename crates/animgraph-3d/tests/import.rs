@@ -17,7 +17,7 @@ fn asset(path: &str) -> PathBuf {
 fn robot_imports_43_joints_and_14_clips() {
     let imported = import_file(asset("robot/RobotExpressive.glb")).unwrap();
     let s = &imported.skeleton;
-    assert_eq!(s.joint_count(), 43);
+    assert_eq!(s.bone_count(), 43);
     let clips: Vec<(&str, String)> =
         s.clips.iter().map(|c| (c.name.as_str(), format!("{:.4}", c.duration))).collect();
     let expected = [
@@ -55,7 +55,7 @@ fn robot_imports_43_joints_and_14_clips() {
 #[test]
 fn fox_imports_24_joints_and_3_clips_with_its_texture() {
     let s = import_file(asset("fox/Fox.glb")).unwrap().skeleton;
-    assert_eq!(s.joint_count(), 24);
+    assert_eq!(s.bone_count(), 24);
     let clips: Vec<(&str, String)> =
         s.clips.iter().map(|c| (c.name.as_str(), format!("{:.3}", c.duration))).collect();
     assert_eq!(
@@ -167,10 +167,10 @@ fn masks_resolve_by_joint_name_with_and_without_children() {
         .unwrap();
     let without =
         b.resolve_mask(&BoneMask { bones: vec!["Shoulder.L".into()], include_children: false }).unwrap();
-    let with_names = b.mask_joints(with);
+    let with_names = b.mask_bones(with);
     assert!(with_names.contains(&"UpperArm.R".to_string()) && with_names.contains(&"Thumb2.R".to_string()));
     assert!(!with_names.contains(&"UpperArm.L".to_string()));
-    assert_eq!(b.mask_joints(without), ["Shoulder.L"]);
+    assert_eq!(b.mask_bones(without), ["Shoulder.L"]);
     assert_eq!(b.warnings(), ["mask bone \"Tail\" is not in the skeleton; it is ignored"]);
     // A masked layer moves only its joints.
     let wave = b.resolve_clip("Wave").unwrap();
@@ -181,8 +181,8 @@ fn masks_resolve_by_joint_name_with_and_without_children() {
     b.apply(&[sample(walk, 0)], &[layer(None)]);
     let walking = b.pose.clone();
     b.apply(&[sample(walk, 0), sample(wave, 1)], &[layer(None), layer(Some(with))]);
-    let hips = s.joint("Hips").unwrap();
-    let upper_arm = s.joint("UpperArm.R").unwrap(); // the Robot waves with its right arm
+    let hips = s.bone_index("Hips").unwrap();
+    let upper_arm = s.bone_index("UpperArm.R").unwrap(); // the Robot waves with its right arm
     assert_eq!(b.pose.rotations[hips], walking.rotations[hips], "outside the mask: the pose below");
     assert_ne!(b.pose.rotations[upper_arm], walking.rotations[upper_arm], "inside the mask: the wave");
 }

@@ -81,9 +81,9 @@ pub fn synthetic() -> Synthetic {
     let robot = animgraph_3d::import::import_file(crate::asset("characters/robot/RobotExpressive.glb"))
         .expect("robot")
         .skeleton;
-    let n = robot.joint_count();
+    let n = robot.bone_count();
     let rest: Vec<(Vec3, Quat, Vec3)> =
-        (0..n).map(|j| (robot.rest_translation[j], robot.rest_rotation[j], robot.rest_scale[j])).collect();
+        (0..n).map(|j| (robot.setup_translation[j], robot.setup_rotation[j], robot.setup_scale[j])).collect();
     let clips = [
         ("idle", 2.0, true),
         ("walk", 1.0, true),
@@ -122,7 +122,7 @@ pub fn synthetic() -> Synthetic {
     })
     .collect();
     let roots: Vec<usize> =
-        ["Shoulder.L", "Shoulder.R", "Neck"].iter().filter_map(|name| robot.joint(name)).collect();
+        ["Shoulder.L", "Shoulder.R", "Neck"].iter().filter_map(|name| robot.bone_index(name)).collect();
     let upper_body = (0..n)
         .filter(|&j| {
             let mut at = Some(j);

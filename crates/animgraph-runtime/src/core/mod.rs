@@ -6,8 +6,10 @@
 
 mod backend;
 mod mask;
+mod names;
 mod sample;
 
 pub use backend::{BackendNames, PoseBackend};
 pub use mask::BoneMask;
+pub use names::{ClipNames, ResolvedMasks};
 pub use sample::{ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, SampleBuffer};
