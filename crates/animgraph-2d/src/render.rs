@@ -260,7 +260,7 @@ pub fn render(
 /// it (`RenderOptions` sets the size). Returns the number of frames rendered.
 pub fn render_script(
     skeleton: std::sync::Arc<Skeleton2D>,
-    graph: &animgraph_runtime::AnimationGraph,
+    graph: &animgraph_runtime::graph::ValidGraph,
     script: &animgraph_runtime::script::Script,
     texture: Option<&Pixmap>,
     frames: &[u32],

@@ -252,7 +252,7 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
 /// were drawn.
 pub fn render_script(
     skeleton: std::sync::Arc<Skeleton3D>,
-    graph: &animgraph_runtime::AnimationGraph,
+    graph: &animgraph_runtime::graph::ValidGraph,
     script: &animgraph_runtime::script::Script,
     frames: &[u32],
     options: &RenderOptions3D,

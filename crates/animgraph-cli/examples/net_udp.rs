@@ -20,14 +20,14 @@ use animgraph_runtime::graph::AnimationGraphPlayer;
 use animgraph_runtime::net::{Authority, Received, Remote};
 use animgraph_runtime::script::{Script, Simulation};
 
-fn character() -> (animgraph_runtime::AnimationGraph, Skeleton2DPoseBackend, Script) {
+fn character() -> (animgraph_runtime::graph::ValidGraph, Skeleton2DPoseBackend, Script) {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot");
     let graph = animgraph_runtime::mres::load_file(format!("{root}/gbot.mres")).expect("gbot.mres").graph;
     let skeleton = Skeleton2D::new(Skeleton2DData::load(format!("{root}/gbot.mskel")).expect("gbot.mskel"))
         .expect("valid");
     let script = Script::parse(&std::fs::read_to_string(format!("{root}/gbot.script.json")).expect("script"))
         .expect("valid");
-    (graph.into_graph(), Skeleton2DPoseBackend::new(Arc::new(skeleton)), script)
+    (graph, Skeleton2DPoseBackend::new(Arc::new(skeleton)), script)
 }
 
 fn line(player: &AnimationGraphPlayer) -> String {

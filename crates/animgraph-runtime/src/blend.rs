@@ -136,7 +136,7 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
     pub fn emitted(&self) -> impl Iterator<Item = (&E, f32)> {
         let p = self.progress();
         let sources = self.sources.iter().map(move |s| (s, s.weight() * p.map_or(1.0, |p| 1.0 - p)));
-        sources.chain(self.target.iter().zip(p).map(|(t, p)| (t, p)))
+        sources.chain(self.target.iter().zip(p))
     }
 
     /// One entry replaces everything: weight 1, no mix.

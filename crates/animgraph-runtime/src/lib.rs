@@ -1,15 +1,31 @@
-//! # animgraph
+//! # animgraph-runtime
 //!
 //! Animation graphs for games: the state machines, blend spaces and layers that decide which
 //! clips a character plays, how it moves between them and how they mix.
 //!
 //! A graph is authored as a `.mres` resource ([`mres`]), held in memory as plain authoring types
-//! ([`graph`]), checked by [`graph::validate`], and (once bound) evaluated each frame into a
-//! [`SampleBuffer`] that a [`PoseBackend`] turns into a pose.
+//! ([`graph`]), checked once by [`graph::validate`] (a [`ValidGraph`] proves it), bound once
+//! against a backend into a shared [`BoundGraph`], and evaluated each frame by one
+//! [`AnimationGraphPlayer`] per character into a [`SampleBuffer`] that a [`PoseBackend`] turns
+//! into a pose.
 //!
 //! ```text
-//!  .mres ──load──▶ AnimationGraph ──bind──▶ compiled ids ──advance──▶ SampleBuffer ──apply──▶ pose
+//!  .mres ──load──▶ ValidGraph ──bind──▶ Arc<BoundGraph> ──new──▶ player ──advance──▶ SampleBuffer ──apply──▶ pose
 //! ```
+//!
+//! ## Features
+//!
+//! A game that only plays graphs depends on this crate with `default-features = false` (adding
+//! `parallel` for batch updates on threads) and gets no TCP server, no file watcher, no lint and
+//! no script runner. All of these are on by default, for tools:
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `parallel` | [`animated::update_all`] on rayon's threads |
+//! | `link` | `link`: live debugging over TCP on 127.0.0.1 |
+//! | `watch` | `watch`: hot reload of graph files |
+//! | `lint` | `lint`: authoring checks with stable codes |
+//! | `tools` | `script` (parameter scripts, `Simulation`, `RecordingBackend`) and `recording` |
 //!
 //! ## Glossary
 //!
@@ -28,7 +44,9 @@
 //! | exit time | normalised source time (cumulative over loops) before which a transition waits |
 //! | normalised time | time / clip length; `2.5` is halfway through the third loop |
 //! | mask | the bones a layer affects, by name ([`BoneMask`]) |
-//! | bind | compiling a graph against a backend into flat arrays of ids, once |
+//! | bind | compiling a graph against a backend into flat arrays of ids, once ([`BoundGraph`]) |
+//! | valid graph | a graph that passed validation, ready to bind ([`ValidGraph`]) |
+//! | blend stack | what one layer or code track blends: frozen sources, the mix's target, the mix |
 //! | backend | a [`PoseBackend`]: resolves clip names and masks, poses a skeleton from samples |
 //! | sub-machine | a state that is itself a machine; its states are addressed as `Outer/Inner` |
 //! | interruption | a transition starting while another mix runs; the blend so far is frozen as its source |
@@ -40,18 +58,20 @@
 //! Load the proposal's locomotion graph, bind it to a backend, and run frames:
 //!
 //! ```
-//! use animgraph_runtime::{mres, AnimationGraphPlayer, PoseBackend};
+//! use std::sync::Arc;
+//! use animgraph_runtime::{mres, AnimationGraphPlayer, BoundGraph, PoseBackend};
 //! use animgraph_runtime::script::{ClipSpec, RecordingBackend};
 //!
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/graphs/locomotion.mres");
-//! let graph = mres::load_file(path)?.graph;
+//! let graph = mres::load_file(path)?.graph;                          // a ValidGraph
 //!
 //! // Any PoseBackend: a skeleton in a game; here one that records clip samples.
 //! let clips = [("idle", 2.0), ("walk", 0.708), ("run", 1.158), ("jump", 0.8)]
 //!     .map(|(name, length)| (name.to_string(), ClipSpec { length, looping: name != "jump" }));
 //! let mut backend = RecordingBackend::new(&clips.into_iter().collect());
 //!
-//! let mut player = AnimationGraphPlayer::bind(&graph, &mut backend)?; // bind once
+//! let bound = Arc::new(BoundGraph::bind(&graph, &mut backend)?);    // bind once
+//! let mut player = AnimationGraphPlayer::new(Arc::clone(&bound));     // one per character
 //! let mut buffer = player.new_buffer();                               // sized at bind
 //! let speed = player.find_parameter("speed").unwrap();                // resolve names once
 //!
@@ -97,4 +117,4 @@ pub mod watch;
 pub use crate::core::{
     BackendNames, BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,
 };
-pub use crate::graph::{AnimationGraph, AnimationGraphPlayer, GraphEvent};
+pub use crate::graph::{AnimationGraph, AnimationGraphPlayer, BoundGraph, GraphEvent, ValidGraph};

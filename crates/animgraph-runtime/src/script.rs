@@ -23,7 +23,7 @@ use serde_json::Value as Json;
 
 use crate::core::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer};
 pub use crate::frame::{EventRecord, LayerRecord};
-use crate::graph::{AnimationGraph, AnimationGraphPlayer, BindError, ParamId, ParameterType};
+use crate::graph::{AnimationGraphPlayer, BindError, BoundGraph, ParamId, ParameterType, ValidGraph};
 use crate::tracks::{AnimationTracks, TrackClip};
 
 /// A script problem, located at a step when it belongs to one.
@@ -542,15 +542,16 @@ pub enum SimulationError {
 
 impl Simulation<RecordingBackend> {
     /// Binds `graph` to a recording backend made from the script's clips.
-    pub fn recording(graph: &AnimationGraph, script: &Script) -> Result<Self, SimulationError> {
+    pub fn recording(graph: &ValidGraph, script: &Script) -> Result<Self, SimulationError> {
         Simulation::new(graph, script, RecordingBackend::new(&script.clips))
     }
 }
 
 impl<B: PoseBackend> Simulation<B> {
     /// Binds `graph` to `backend` and resolves every step's names against it.
-    pub fn new(graph: &AnimationGraph, script: &Script, mut backend: B) -> Result<Self, SimulationError> {
-        let player = AnimationGraphPlayer::bind(graph, &mut backend)?;
+    pub fn new(graph: &ValidGraph, script: &Script, mut backend: B) -> Result<Self, SimulationError> {
+        let bound = std::sync::Arc::new(BoundGraph::bind(graph, &mut backend)?);
+        let player = AnimationGraphPlayer::new(bound);
         let mut steps = Vec::new();
         let mut track_count = 0;
         for (index, step) in script.steps.iter().enumerate() {

@@ -345,7 +345,13 @@ fn simulate_errors_name_the_step() {
     ];
     for (text, message) in cases {
         let script = Script::parse(text).unwrap();
-        let err = Simulation::recording(&graph, &script).err().expect(message).to_string();
+        let err = Simulation::recording(
+            &animgraph_runtime::graph::ValidGraph::new(graph.clone()).unwrap(),
+            &script,
+        )
+        .err()
+        .expect(message)
+        .to_string();
         assert!(err.starts_with(message), "{err}");
     }
     let parse_cases = [
