@@ -6,6 +6,7 @@
 //! absent = linear, `"stepped"`, or `[cx1, cy1, cx2, cy2]` (a normalised cubic bezier, as CSS's
 //! `cubic-bezier`: x is the fraction of the segment's time, y of its value change).
 
+use animgraph_runtime::finding::{Code, Finding};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -378,23 +379,16 @@ pub struct Skeleton2DData {
     pub clips: BTreeMap<String, ClipData>,
 }
 
-/// A located problem in a `.mskel` file.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SkeletonIssue {
-    /// `bones[3].parent`, `clips.walk.bones.Hip.rotate[2]`, ...
-    pub path: String,
-    /// What is wrong and how to fix it.
-    pub message: String,
-}
+/// A located problem in a `.mskel` file: the runtime's one [`Finding`] type, code
+/// [`Code::Skeleton`], its `path` such as `bones[3].parent` or `clips.walk.bones.Hip.rotate[2]`.
+pub type SkeletonIssue = Finding;
 
-impl std::fmt::Display for SkeletonIssue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
+fn skeleton_issue(path: impl Into<String>, message: impl Into<String>) -> SkeletonIssue {
+    Finding::error(Code::Skeleton, path, message)
 }
 
 fn issue(issues: &mut Vec<SkeletonIssue>, path: String, message: String) {
-    issues.push(SkeletonIssue { path, message });
+    issues.push(skeleton_issue(path, message));
 }
 
 /// Why a `.mskel` could not be loaded or saved.
@@ -419,7 +413,7 @@ pub enum SkeletonError {
         message: String,
     },
     /// Parsed, but breaks the rules: every problem found.
-    #[error("{}", .0.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("\n"))]
+    #[error("{}", .0.iter().map(|i| format!("{}: {}", i.path, i.message)).collect::<Vec<_>>().join("\n"))]
     Invalid(Vec<SkeletonIssue>),
 }
 
@@ -443,10 +437,10 @@ impl Skeleton2DData {
     /// Parses and validates `.mskel` text.
     pub fn parse(text: &str) -> Result<Self, SkeletonError> {
         if text.len() > MAX_MSKEL_BYTES {
-            return Err(SkeletonError::Invalid(vec![SkeletonIssue {
-                path: String::new(),
-                message: format!("the file is {} bytes; the limit is {MAX_MSKEL_BYTES}", text.len()),
-            }]));
+            return Err(SkeletonError::Invalid(vec![skeleton_issue(
+                String::new(),
+                format!("the file is {} bytes; the limit is {MAX_MSKEL_BYTES}", text.len()),
+            )]));
         }
         let container: Container = serde_json::from_str(text).map_err(|e| {
             let message = e.to_string();
@@ -458,19 +452,16 @@ impl Skeleton2DData {
         })?;
         let mut issues = Vec::new();
         if container.format != 2 {
-            issues.push(SkeletonIssue {
-                path: "format".into(),
-                message: format!("format {} is not supported; this version reads format 2", container.format),
-            });
+            issues.push(skeleton_issue(
+                "format",
+                format!("format {} is not supported; this version reads format 2", container.format),
+            ));
         }
         if container.kind != "Skeleton2DData" {
-            issues.push(SkeletonIssue {
-                path: "type".into(),
-                message: format!(
-                    "the file holds a \"{}\"; a .mskel holds \"Skeleton2DData\"",
-                    container.kind
-                ),
-            });
+            issues.push(skeleton_issue(
+                "type",
+                format!("the file holds a \"{}\"; a .mskel holds \"Skeleton2DData\"", container.kind),
+            ));
         }
         issues.extend(container.props.validate());
         if issues.is_empty() { Ok(container.props) } else { Err(SkeletonError::Invalid(issues)) }

@@ -77,7 +77,7 @@ pub fn run(args: &Args) -> ExitCode {
                 .map(|f| {
                     let at = origins.locate(&f.path);
                     serde_json::json!({
-                        "code": f.code, "name": f.name,
+                        "code": f.code.id(), "name": f.code.name(),
                         "severity": if f.severity == Severity::Error { "error" } else { "warning" },
                         "path": f.path, "resource": at.resource, "property": at.property, "line": at.line,
                         "subject": f.subject, "message": f.message, "fix": f.fix,
@@ -103,7 +103,7 @@ pub fn run(args: &Args) -> ExitCode {
                 (None, false) => format!("{}.{}", at.resource, at.property),
             };
             let severity = if f.severity == Severity::Error { "error" } else { "warning" };
-            println!("  {severity} {} {}: {place}: {}: {}", f.code, f.name, f.subject, f.message);
+            println!("  {severity} {} {}: {place}: {}: {}", f.code, f.code.name(), f.subject, f.message);
             println!("      fix: {}", f.fix);
         }
     }

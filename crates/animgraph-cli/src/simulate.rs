@@ -128,7 +128,7 @@ fn print_frames<B: PoseBackend + BackendNames>(
     pose: impl Fn(&Simulation<B>) -> serde_json::Value,
 ) -> ExitCode {
     for warning in simulation.player.warnings() {
-        eprintln!("{}: warning: {warning}", args.graph.display());
+        eprintln!("{}: warning: {}", args.graph.display(), warning.message);
     }
     simulation.player.set_explain(args.explain || args.record.is_some());
     let mut recording = args.record.as_ref().map(|_| {

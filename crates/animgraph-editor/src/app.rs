@@ -646,29 +646,25 @@ impl Editor {
             let findings = doc.lint(facts.as_ref()).to_vec();
             ui.heading(format!("Problems ({})", issues.len() + findings.len()));
             egui::ScrollArea::vertical().show(ui, |ui| {
-                for f in findings {
+                // One list of the runtime's findings: lint's, then validation's.
+                for f in findings.into_iter().chain(issues) {
                     let colour = if f.severity == Severity::Error {
                         egui::Color32::from_rgb(240, 110, 100)
                     } else {
                         egui::Color32::from_rgb(230, 200, 90)
                     };
-                    let text =
-                        egui::RichText::new(format!("{} {}: {}: {}", f.code, f.name, f.subject, f.message))
-                            .color(colour);
-                    if ui.link(text).on_hover_text(format!("fix: {}", f.fix)).clicked() {
-                        doc.reveal(&f.path);
-                    }
-                }
-                for issue in issues {
-                    let colour = if issue.severity == Severity::Error {
-                        egui::Color32::from_rgb(240, 110, 100)
+                    let line = if f.subject.is_empty() {
+                        format!("{}: {}", f.path, f.message)
                     } else {
-                        egui::Color32::from_rgb(230, 200, 90)
+                        format!("{} {}: {}: {}", f.code, f.code.name(), f.subject, f.message)
                     };
-                    let text =
-                        egui::RichText::new(format!("{}: {}", issue.path, issue.message)).color(colour);
-                    if ui.link(text).on_hover_text("Show it on the canvas").clicked() {
-                        doc.reveal(&issue.path);
+                    let hover = if f.fix.is_empty() {
+                        "Show it on the canvas".to_string()
+                    } else {
+                        format!("fix: {}", f.fix)
+                    };
+                    if ui.link(egui::RichText::new(line).color(colour)).on_hover_text(hover).clicked() {
+                        doc.reveal(&f.path);
                     }
                 }
             });

@@ -1148,10 +1148,12 @@ mod tests {
         let mut doc = Document::open(asset("assets/graphs/locomotion.mres")).unwrap();
         assert!(doc.lint(None).is_empty());
         doc.add_parameter(ParameterType::Float);
-        assert_eq!(doc.lint(None).iter().map(|f| f.code).collect::<Vec<_>>(), ["L005"]);
+        assert_eq!(doc.lint(None).iter().map(|f| f.code.id()).collect::<Vec<_>>(), ["L005"]);
         let skeleton =
             SkeletonFacts { clips: vec!["idle".into(), "walk".into(), "run".into()], bones: vec![] };
-        assert!(doc.lint(Some(&skeleton)).iter().any(|f| f.code == "L008" && f.message.contains("\"jump\"")));
+        assert!(
+            doc.lint(Some(&skeleton)).iter().any(|f| f.code.id() == "L008" && f.message.contains("\"jump\""))
+        );
         doc.undo();
         assert!(doc.lint(None).is_empty());
     }

@@ -97,6 +97,7 @@
 pub mod animated;
 pub(crate) mod blend;
 pub mod core;
+pub mod finding;
 #[cfg(feature = "frame")]
 pub mod frame;
 pub mod graph;
@@ -117,4 +118,5 @@ pub mod watch;
 pub use crate::core::{
     BackendNames, BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,
 };
+pub use crate::finding::{Code, Finding, Severity};
 pub use crate::graph::{AnimationGraph, AnimationGraphPlayer, BoundGraph, GraphEvent, ValidGraph};

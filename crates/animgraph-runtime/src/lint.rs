@@ -20,6 +20,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::finding::{Code, Finding, LintCode};
 use crate::graph::blend_space::Triangulation2D;
 use crate::graph::{
     ANY_STATE, AnimationGraph, ConditionOp, EXIT_STATE, GraphCondition, GraphMachine, GraphTransition,
@@ -29,20 +30,17 @@ use crate::graph::{
 /// Smallest triangle angle (degrees) a 2D blend space may have before L010 warns.
 pub const MIN_TRIANGLE_DEGREES: f32 = 5.0;
 
-/// Every lint code: (code, name, one line).
-pub const CODES: [(&str, &str, &str); 11] = [
-    ("L001", "unreachable-state", "no path reaches the state from its machine's entry"),
-    ("L002", "contradictory-conditions", "the transition's conditions cannot all hold"),
-    ("L003", "impossible-condition", "a condition tests a value its parameter can never hold"),
-    ("L004", "shadowed-transition", "an earlier-ranked transition always fires first"),
-    ("L005", "parameter-never-read", "nothing in the graph reads the parameter"),
-    ("L006", "trigger-never-tested", "no condition tests the trigger"),
-    ("L007", "any-state-every-frame", "a * transition with no conditions or exit time fires every frame"),
-    ("L008", "missing-clip", "the skeleton has no clip of that name"),
-    ("L009", "missing-mask-bone", "the skeleton has no bone of that name"),
-    ("L010", "degenerate-blend-triangle", "a nearly flat triangle makes blend weights jump"),
-    ("L011", "exit-time-before-first-time", "the exit time is below every time the state can start at"),
-];
+/// Every lint code: (code, name, one line), in id order (the same as [`LintCode::ALL`]).
+pub const CODES: [(&str, &str, &str); 11] = {
+    let mut codes = [("", "", ""); 11];
+    let mut i = 0;
+    while i < 11 {
+        let c = LintCode::ALL[i];
+        codes[i] = (c.id(), c.name(), c.summary());
+        i += 1;
+    }
+    codes
+};
 
 /// What lint knows of the skeleton a graph will drive.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -53,29 +51,16 @@ pub struct SkeletonFacts {
     pub bones: Vec<String>,
 }
 
-/// One finding.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LintFinding {
-    /// `L001`...
-    pub code: &'static str,
-    /// `unreachable-state`...
-    pub name: &'static str,
-    /// Error (the graph misbehaves) or warning (probably not what was meant).
-    pub severity: Severity,
-    /// The model path (`Layers[0].Machine.States[2]`), as the validator's.
-    pub path: String,
-    /// What it is about, in words (`state "Dead" in Base`).
-    pub subject: String,
-    /// What is wrong.
-    pub message: String,
-    /// How to fix it.
-    pub fix: String,
-}
+/// One finding of lint: a [`Finding`] with a [`Code::Lint`] code, the model path, a subject, a
+/// message and a fix.
+pub type LintFinding = Finding;
 
-fn finding(code: &'static str, path: String, subject: String, message: String, fix: String) -> LintFinding {
-    let (_, name, _) = CODES.iter().find(|c| c.0 == code).copied().unwrap_or((code, "unknown", ""));
-    let severity = if matches!(code, "L007" | "L008") { Severity::Error } else { Severity::Warning };
-    LintFinding { code, name, severity, path, subject, message, fix }
+fn finding(code: LintCode, path: String, subject: String, message: String, fix: String) -> LintFinding {
+    let severity = match code {
+        LintCode::AnyStateEveryFrame | LintCode::MissingClip => Severity::Error,
+        _ => Severity::Warning,
+    };
+    Finding { subject, fix, ..Finding::new(severity, Code::Lint(code), path, message) }
 }
 
 /// Lints a graph (validate it first: lint assumes names resolve). With `skeleton`, clips and
@@ -91,7 +76,7 @@ pub fn lint(graph: &AnimationGraph, skeleton: Option<&SkeletonFacts>) -> Vec<Lin
             for (b, bone) in mask.bones.iter().enumerate() {
                 if !s.bones.contains(bone) {
                     out.push(finding(
-                        "L009",
+                        LintCode::MissingMaskBone,
                         format!("Layers[{l}].Mask.Bones[{b}]"),
                         format!("mask of layer {}", layer.name),
                         format!("the skeleton has no bone \"{bone}\"{}", nearest(bone, &s.bones)),
@@ -149,7 +134,7 @@ fn parameters(graph: &AnimationGraph, out: &mut Vec<LintFinding>) {
         let subject = format!("parameter \"{}\"", p.name);
         if p.kind == ParameterType::Trigger {
             out.push(finding(
-                "L006",
+                LintCode::TriggerNeverTested,
                 path,
                 subject,
                 "no transition tests this trigger, so firing it does nothing".into(),
@@ -160,7 +145,7 @@ fn parameters(graph: &AnimationGraph, out: &mut Vec<LintFinding>) {
             ));
         } else {
             out.push(finding(
-                "L005",
+                LintCode::ParameterNeverRead,
                 path,
                 subject,
                 format!(
@@ -201,7 +186,7 @@ fn machine(
     for (i, s) in m.states.iter().enumerate() {
         if !reachable.contains(&i) {
             out.push(finding(
-                "L001",
+                LintCode::UnreachableState,
                 format!("{path}.States[{i}]"),
                 format!("state \"{}\" in {place}", s.name),
                 format!(
@@ -219,7 +204,7 @@ fn machine(
         // L007: `*` with nothing to wait for.
         if t.from == ANY_STATE && t.conditions.is_empty() && t.exit_time < 0.0 {
             out.push(finding(
-                "L007",
+                LintCode::AnyStateEveryFrame,
                 tpath.clone(),
                 subject.clone(),
                 format!("it has no condition and no exit time, so it fires on every frame from every other state: nothing but \"{}\" can play for long", t.to),
@@ -258,7 +243,7 @@ fn machine(
             for (cpath, clip) in clips {
                 if !clip.is_empty() && !sk.clips.contains(clip) {
                     out.push(finding(
-                        "L008",
+                        LintCode::MissingClip,
                         cpath,
                         format!("state \"{}\" in {place}", s.name),
                         format!(
@@ -333,7 +318,7 @@ fn conditions(
         };
         if let Some(why) = impossible {
             out.push(finding(
-                "L003",
+                LintCode::ImpossibleCondition,
                 format!("{path}.Conditions[{k}]"),
                 subject.to_string(),
                 format!("{why}, so the transition never fires"),
@@ -361,7 +346,7 @@ fn conditions(
         if contradiction {
             let text: Vec<String> = these.iter().map(|c| condition_text(c)).collect();
             out.push(finding(
-                "L002",
+                LintCode::ContradictoryConditions,
                 path.to_string(),
                 subject.to_string(),
                 format!("{} can never all hold, so the transition never fires", text.join(" and ")),
@@ -452,7 +437,7 @@ fn shadowed(m: &GraphMachine, path: &str, place: &str, out: &mut Vec<LintFinding
                     label(e)
                 };
                 out.push(finding(
-                    "L004",
+                    LintCode::ShadowedTransition,
                     format!("{path}.Transitions[{later}]"),
                     format!("transition {} in {place}", label(l)),
                     format!(
@@ -489,7 +474,7 @@ fn exit_times(m: &GraphMachine, path: &str, place: &str, out: &mut Vec<LintFindi
         let Some(first) = first else { continue };
         if t.exit_time < first {
             out.push(finding(
-                "L011",
+                LintCode::ExitTimeBeforeFirstTime,
                 format!("{path}.Transitions[{i}]"),
                 format!("transition {} in {place}", label(t)),
                 format!(
@@ -530,7 +515,7 @@ fn degenerate_triangles(
                 .map(|&i| clips.get(i as usize).cloned().unwrap_or_else(|| format!("#{i}")))
                 .collect();
             out.push(finding(
-                "L010",
+                LintCode::DegenerateBlendTriangle,
                 format!("{path}.Positions"),
                 format!("2D blend space \"{state}\" in {place}"),
                 format!(

@@ -61,7 +61,7 @@ fn with(mut extra: Vec<GraphTransition>) -> AnimationGraph {
 }
 
 fn codes(findings: &[LintFinding]) -> Vec<&'static str> {
-    findings.iter().map(|f| f.code).collect()
+    findings.iter().map(|f| f.code.id()).collect()
 }
 
 /// Lints after checking the graph is valid.
@@ -72,7 +72,11 @@ fn check(graph: &AnimationGraph, skeleton: Option<&SkeletonFacts>) -> Vec<LintFi
 }
 
 fn has(findings: &[LintFinding], code: &str) -> LintFinding {
-    findings.iter().find(|f| f.code == code).cloned().unwrap_or_else(|| panic!("no {code} in {findings:#?}"))
+    findings
+        .iter()
+        .find(|f| f.code.id() == code)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {code} in {findings:#?}"))
 }
 
 #[test]

@@ -93,8 +93,9 @@ fn a_missing_clip_is_warned_once_and_its_samples_skipped() {
     let mut player = player.unwrap();
     let warnings = player.warnings().to_vec();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
-    assert!(warnings[0].contains("clip \"run\" is not in the skeleton"));
-    assert!(warnings[1].contains("clip \"jump\""));
+    assert!(warnings[0].message.contains("clip \"run\" is not in the skeleton"));
+    assert!(warnings[1].message.contains("clip \"jump\""));
+    assert!(warnings.iter().all(|w| w.code == animgraph_runtime::Code::MissingClip));
     let mut buffer = player.new_buffer();
     player.set_float_by_name("speed", 3.0).unwrap();
     player.advance(0.1, &mut buffer);

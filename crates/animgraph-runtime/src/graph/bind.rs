@@ -19,6 +19,7 @@ use super::{
     TransitionId, TransitionInterrupt, ValidGraph,
 };
 use crate::core::{ClipId, PoseBackend};
+use crate::finding::{Code, Finding};
 
 /// Why a graph could not be bound.
 #[derive(Debug, thiserror::Error)]
@@ -140,17 +141,33 @@ impl Binder<'_> {
             let length = if length.is_finite() && length >= MIN_CLIP_LENGTH {
                 length
             } else {
-                self.out.warnings.push(format!(
-                    "clip \"{name}\" has length {length}; it is played as {MIN_CLIP_LENGTH} s long"
-                ));
+                self.out.warnings.push(Finding {
+                    subject: format!("clip \"{name}\""),
+                    fix: "give the clip a length above zero in the skeleton".into(),
+                    ..Finding::warning(
+                        Code::ClipLength,
+                        "",
+                        format!(
+                            "clip \"{name}\" has length {length}; it is played as {MIN_CLIP_LENGTH} s long"
+                        ),
+                    )
+                });
                 MIN_CLIP_LENGTH
             };
             (id, length, self.backend.clip_loops(id))
         });
         if resolved.is_none() {
-            self.out.warnings.push(format!(
-                "clip \"{name}\" is not in the skeleton; its samples are skipped (check the name)"
-            ));
+            self.out.warnings.push(Finding {
+                subject: format!("clip \"{name}\""),
+                fix: "check the name, or add the clip to the skeleton (or a clip map)".into(),
+                ..Finding::warning(
+                    Code::MissingClip,
+                    "",
+                    format!(
+                        "clip \"{name}\" is not in the skeleton; its samples are skipped (check the name)"
+                    ),
+                )
+            });
         }
         self.clips.insert(name.to_string(), resolved);
         resolved

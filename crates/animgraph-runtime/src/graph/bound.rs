@@ -14,6 +14,7 @@ use std::ops::Range;
 use super::blend_space::Triangulation2D;
 use super::{ConditionOp, MachineId, ParamId, ParameterType, StateId, TransitionId, TransitionInterrupt};
 use crate::core::{ClipBlend, ClipId, MaskId};
+use crate::finding::Finding;
 
 /// Most states blending in one layer at once (frozen sources of interruption chains plus the
 /// running mix's target).
@@ -199,7 +200,7 @@ pub struct BoundGraph {
     pub(crate) spaces: Vec<Triangulation2D>,
     pub(crate) mixes: Vec<MixDef>,
     pub(crate) default_mix: f32,
-    pub(crate) warnings: Vec<String>,
+    pub(crate) warnings: Vec<Finding>,
 }
 
 impl std::fmt::Debug for BoundGraph {
@@ -286,7 +287,7 @@ impl BoundGraph {
     }
 
     /// Warnings found at bind (missing clips, zero-length clips).
-    pub fn warnings(&self) -> &[String] {
+    pub fn warnings(&self) -> &[Finding] {
         &self.warnings
     }
 

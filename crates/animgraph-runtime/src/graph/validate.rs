@@ -11,29 +11,12 @@ use crate::core::ClipBlend;
 /// Deepest sub-machine nesting accepted (a machine inside a state inside a machine counts one).
 pub const MAX_MACHINE_DEPTH: usize = 32;
 
-/// How serious a finding is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// The graph still loads and binds; something is probably not what the author meant.
-    Warning,
-    /// The graph cannot be bound until this is fixed.
-    Error,
-}
+pub use crate::finding::Severity;
+use crate::finding::{Code, Finding};
 
-/// One finding of [`validate`]: where (a model path such as
+/// A finding of [`validate`] (code [`Code::Rule`]): where (a model path such as
 /// `Layers[0].Machine.Transitions[2].To`) and what, with how to fix it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GraphIssue {
-    /// Error or warning.
-    pub severity: Severity,
-    /// Model path of the offending property.
-    pub path: String,
-    /// What is wrong and how to fix it.
-    pub message: String,
-    /// The parameter whose declared type this finding depends on (an operator or use that does
-    /// not fit it), so a loader can drop it when that type itself was unreadable.
-    pub parameter: Option<String>,
-}
+pub type GraphIssue = Finding;
 
 /// Checks every rule of a graph and returns all findings (errors and warnings), in model order.
 pub fn validate(graph: &AnimationGraph) -> Vec<GraphIssue> {
@@ -63,19 +46,17 @@ fn quoted_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
 
 impl<'a> Validator<'a> {
     fn error(&mut self, path: String, message: String) {
-        self.issues.push(GraphIssue { severity: Severity::Error, path, message, parameter: None });
+        self.issues.push(Finding::error(Code::Rule, path, message));
     }
 
     fn warning(&mut self, path: String, message: String) {
-        self.issues.push(GraphIssue { severity: Severity::Warning, path, message, parameter: None });
+        self.issues.push(Finding::warning(Code::Rule, path, message));
     }
 
     fn type_error(&mut self, path: String, message: String, parameter: &str) {
-        self.issues.push(GraphIssue {
-            severity: Severity::Error,
-            path,
-            message,
+        self.issues.push(Finding {
             parameter: Some(parameter.to_string()),
+            ..Finding::error(Code::Rule, path, message)
         });
     }
 

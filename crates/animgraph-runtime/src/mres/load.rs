@@ -66,14 +66,7 @@ fn placeholder_state(name: String) -> GraphState {
 }
 
 fn file_error(message: String) -> Diagnostic {
-    Diagnostic {
-        severity: Severity::Error,
-        resource: String::new(),
-        property: String::new(),
-        line: None,
-        column: None,
-        message,
-    }
+    Diagnostic { message, ..Diagnostic::default() }
 }
 
 /// Loads a graph from `.mres` text.
@@ -198,14 +191,8 @@ fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>,
             continue; // the same property already has a structural error
         }
         let line = loader.line_of(&resource);
-        diagnostics.push(Diagnostic {
-            severity: issue.severity,
-            resource,
-            property,
-            line,
-            column: None,
-            message: issue.message,
-        });
+        // The validator's finding, located: its code and model path kept.
+        diagnostics.push(Diagnostic { resource, property, line, ..issue });
     }
     let resources: Vec<String> = loader.origins.values().map(|l| l.resource.clone()).collect();
     for r in resources {
@@ -336,8 +323,8 @@ impl<'a> Loader<'a> {
             resource: loc.resource.clone(),
             property: loc.property.clone(),
             line,
-            column: None,
             message,
+            ..Diagnostic::default()
         });
     }
 

@@ -116,15 +116,11 @@ pub fn read_text(path: &Path) -> Result<String, MresError> {
     let bytes = std::fs::read(path).map_err(read_error)?;
     let text = String::from_utf8(bytes).map_err(|e| {
         MresError::Invalid(vec![Diagnostic {
-            severity: Severity::Error,
-            resource: String::new(),
-            property: String::new(),
-            line: None,
-            column: None,
             message: format!(
                 "the file is not UTF-8 text (bad byte at offset {}); save it as UTF-8",
                 e.utf8_error().valid_up_to()
             ),
+            ..Diagnostic::default()
         }])
     })?;
     Ok(text)

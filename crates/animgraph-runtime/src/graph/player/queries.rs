@@ -173,7 +173,7 @@ impl AnimationGraphPlayer {
     }
 
     /// Warnings found at bind (missing clips, zero-length clips).
-    pub fn warnings(&self) -> &[String] {
+    pub fn warnings(&self) -> &[crate::finding::Finding] {
         self.graph.warnings()
     }
 
