@@ -7,6 +7,7 @@
 //! `cubic-bezier`: x is the fraction of the segment's time, y of its value change).
 
 use animgraph_runtime::finding::{Code, Finding};
+use animgraph_runtime::mres::container;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -451,17 +452,14 @@ impl Skeleton2DData {
             SkeletonError::Syntax { line: e.line(), column: e.column(), message }
         })?;
         let mut issues = Vec::new();
-        if container.format != 2 {
-            issues.push(skeleton_issue(
-                "format",
-                format!("format {} is not supported; this version reads format 2", container.format),
-            ));
+        // The header rules every animgraph file shares.
+        if let Err(message) = container::check_format(Some(&Json::from(container.format))) {
+            issues.push(skeleton_issue("format", message));
         }
-        if container.kind != "Skeleton2DData" {
-            issues.push(skeleton_issue(
-                "type",
-                format!("the file holds a \"{}\"; a .mskel holds \"Skeleton2DData\"", container.kind),
-            ));
+        if let Err(message) =
+            container::check_type(Some(&Json::from(container.kind.as_str())), "Skeleton2DData")
+        {
+            issues.push(skeleton_issue("type", message));
         }
         issues.extend(container.props.validate());
         if issues.is_empty() { Ok(container.props) } else { Err(SkeletonError::Invalid(issues)) }
@@ -478,7 +476,7 @@ impl Skeleton2DData {
     /// The `.mskel` text (stable: same data, same text).
     pub fn to_string_pretty(&self, uid: &str) -> String {
         let container = Container {
-            format: 2,
+            format: container::FORMAT_VERSION as u32,
             uid: uid.to_string(),
             kind: "Skeleton2DData".into(),
             resources: Json::Null,

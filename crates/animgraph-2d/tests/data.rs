@@ -54,7 +54,10 @@ const MINIMAL: &str = r#"{
 fn issues(text: &str) -> Vec<String> {
     match Skeleton2DData::parse(text) {
         Ok(_) => Vec::new(),
-        Err(SkeletonError::Invalid(list)) => list.iter().map(|i| i.to_string()).collect(),
+        Err(SkeletonError::Invalid(list)) => {
+            assert!(list.iter().all(|i| i.code == animgraph_runtime::Code::Skeleton && i.is_error()));
+            list.iter().map(|i| format!("{}: {}", i.path, i.message)).collect()
+        }
         Err(e) => vec![e.to_string()],
     }
 }

@@ -24,7 +24,7 @@ impl Default for AnimationGraph {
             parameters: Vec::new(),
             layers: Vec::new(),
             mixes: Vec::new(),
-            default_mix: 0.2,
+            default_mix: super::schema::graph::DEFAULT_MIX.default,
         }
     }
 }

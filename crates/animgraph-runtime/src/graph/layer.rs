@@ -22,11 +22,12 @@ pub struct GraphLayer {
 
 impl Default for GraphLayer {
     fn default() -> Self {
+        use super::schema::layer as schema;
         GraphLayer {
-            name: "Base".to_string(),
-            blend: ClipBlend::Replace,
-            weight: 1.0,
-            weight_parameter: String::new(),
+            name: schema::NAME.default.to_string(),
+            blend: schema::BLEND.default,
+            weight: schema::WEIGHT.default,
+            weight_parameter: schema::WEIGHT_PARAMETER.default.to_string(),
             mask: None,
             machine: GraphMachine::default(),
         }

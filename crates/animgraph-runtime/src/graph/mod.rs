@@ -14,6 +14,7 @@ mod machine;
 mod mix;
 mod parameter;
 pub mod player;
+pub(crate) mod schema;
 mod state;
 mod transition;
 mod validate;

@@ -66,7 +66,7 @@ pub struct ClipState {
 
 impl Default for ClipState {
     fn default() -> Self {
-        ClipState { clip: String::new(), looping: true }
+        ClipState { clip: String::new(), looping: super::schema::clip_state::LOOP.default }
     }
 }
 
@@ -85,7 +85,12 @@ pub struct BlendSpace1D {
 
 impl Default for BlendSpace1D {
     fn default() -> Self {
-        BlendSpace1D { parameter: String::new(), clips: Vec::new(), positions: Vec::new(), sync_time: true }
+        BlendSpace1D {
+            parameter: String::new(),
+            clips: Vec::new(),
+            positions: Vec::new(),
+            sync_time: super::schema::blend_1d::SYNC_TIME.default,
+        }
     }
 }
 
@@ -111,7 +116,7 @@ impl Default for BlendSpace2D {
             parameter_y: String::new(),
             clips: Vec::new(),
             positions: Vec::new(),
-            sync_time: true,
+            sync_time: super::schema::blend_2d::SYNC_TIME.default,
         }
     }
 }

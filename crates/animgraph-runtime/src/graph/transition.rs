@@ -65,15 +65,16 @@ pub struct GraphTransition {
 
 impl Default for GraphTransition {
     fn default() -> Self {
+        use super::schema::transition as schema;
         GraphTransition {
             from: String::new(),
             to: String::new(),
             conditions: Vec::new(),
-            duration: -1.0,
-            exit_time: -1.0,
-            offset: 0.0,
-            interrupt: TransitionInterrupt::None,
-            priority: 0,
+            duration: schema::DURATION.default,
+            exit_time: schema::EXIT_TIME.default,
+            offset: schema::OFFSET.default,
+            interrupt: schema::INTERRUPT.default,
+            priority: schema::PRIORITY.default,
         }
     }
 }

@@ -4,8 +4,10 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::{Diagnostic, FORMAT_VERSION, Loaded, MresError, Severity};
+use super::container::{self, type_name};
+use super::{Diagnostic, Loaded, MresError, Severity};
 use crate::core::{BoneMask, ClipBlend};
+use crate::graph::schema::{self, Prop};
 use crate::graph::{
     AnimationGraph, BlendSpace1D, BlendSpace2D, ClipState, ConditionOp, GraphCondition, GraphLayer,
     GraphMachine, GraphMixOverride, GraphParameter, GraphState, GraphTransition, ParameterType, StateKind,
@@ -32,28 +34,6 @@ const KNOWN_TYPES: &[&str] = &[
     "GraphCondition",
     "GraphMixOverride",
 ];
-
-const STATE_COMMON: &[&str] = &["Name", "Speed", "SpeedParameter", "EditorPosition"];
-
-fn known_properties(ty: &str) -> &'static [&'static str] {
-    match ty {
-        "AnimationGraph" => &["Parameters", "Layers", "Mixes", "DefaultMix"],
-        "GraphParameter" => &["Name", "Type", "Default", "Latch"],
-        "GraphLayer" => &["Name", "Blend", "Weight", "WeightParameter", "Mask", "Machine"],
-        "BoneMask" => &["Bones", "IncludeChildren"],
-        "GraphMachine" => &["States", "Transitions", "Entry"],
-        "ClipState" => &["Clip", "Loop"],
-        "BlendSpace1DState" => &["Parameter", "Clips", "Positions", "SyncTime"],
-        "BlendSpace2DState" => &["ParameterX", "ParameterY", "Clips", "Positions", "SyncTime"],
-        "SubMachineState" => &["Machine"],
-        "GraphTransition" => {
-            &["From", "To", "Conditions", "Duration", "ExitTime", "Offset", "Interrupt", "Priority"]
-        }
-        "GraphCondition" => &["Parameter", "Op", "Value"],
-        "GraphMixOverride" => &["From", "To", "Duration"],
-        _ => &[],
-    }
-}
 
 pub(super) fn too_large(size: usize) -> Diagnostic {
     file_error(format!(
@@ -278,17 +258,6 @@ struct Loader<'a> {
     placeholders: Vec<String>,
 }
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 impl<'a> Loader<'a> {
     fn line_of(&mut self, resource: &str) -> Option<usize> {
         if resource.is_empty() || resource == "props" {
@@ -348,34 +317,13 @@ impl<'a> Loader<'a> {
             );
             return None;
         };
-        match object.get("format") {
-            None => {
-                self.error(&top.child("format"), format!("is missing; add \"format\": {FORMAT_VERSION}"));
-                return None;
-            }
-            Some(v) if v.as_u64() == Some(FORMAT_VERSION) => {}
-            Some(v) => {
-                self.error(
-                    &top.child("format"),
-                    format!("format {v} is not supported; this version reads format {FORMAT_VERSION} only"),
-                );
-                return None;
-            }
+        if let Err(message) = container::check_format(object.get("format")) {
+            self.error(&top.child("format"), message);
+            return None;
         }
-        match object.get("type") {
-            Some(Value::String(t)) if t == "AnimationGraph" => {}
-            Some(Value::String(t)) => {
-                self.error(
-                    &top.child("type"),
-                    format!("the file holds a \"{t}\"; this loader reads \"AnimationGraph\" files"),
-                );
-                return None;
-            }
-            other => {
-                let found = other.map_or("nothing", type_name);
-                self.error(&top.child("type"), format!("expected \"AnimationGraph\", found {found}"));
-                return None;
-            }
+        if let Err(message) = container::check_type(object.get("type"), "AnimationGraph") {
+            self.error(&top.child("type"), message);
+            return None;
         }
         let uid = match object.get("uid") {
             Some(Value::String(s)) => s.clone(),
@@ -566,8 +514,8 @@ impl<'a> Loader<'a> {
         }
         let props = entry.get("props").and_then(Value::as_object);
         if let Some(props) = props {
-            let known = known_properties(ty);
-            let common = if STATE_TYPES.contains(&ty) { STATE_COMMON } else { &[] };
+            let known = schema::properties(ty);
+            let common = if STATE_TYPES.contains(&ty) { schema::state::ALL } else { &[] };
             for key in props.keys() {
                 if !known.contains(&key.as_str()) && !common.contains(&key.as_str()) {
                     let all: Vec<&str> = common.iter().chain(known.iter()).copied().collect();
@@ -594,6 +542,28 @@ impl<'a> Loader<'a> {
     }
 
     // ---- typed property readers -------------------------------------------------------------
+
+    fn prop_string(&mut self, res: &Res<'a>, prop: &Prop<&'static str>) -> String {
+        self.string(res, prop.name, prop.default)
+    }
+
+    fn prop_number(&mut self, res: &Res<'a>, prop: &Prop<f32>) -> f32 {
+        self.number(res, prop.name, prop.default)
+    }
+
+    fn prop_bool(&mut self, res: &Res<'a>, prop: &Prop<bool>) -> bool {
+        self.boolean(res, prop.name, prop.default)
+    }
+
+    fn prop_enum<T: Copy + 'static>(
+        &mut self,
+        res: &Res<'a>,
+        prop: &Prop<T>,
+        all: &[T],
+        name: fn(T) -> &'static str,
+    ) -> T {
+        self.enumeration(res, prop.name, all, name, prop.default)
+    }
 
     fn string(&mut self, res: &Res<'a>, key: &str, default: &str) -> String {
         match res.get(key) {
@@ -807,48 +777,54 @@ impl<'a> Loader<'a> {
     // ---- resource builders ------------------------------------------------------------------
 
     fn graph(&mut self, res: &Res<'a>, uid: String) -> AnimationGraph {
-        let parameters =
-            self.list(res, "Parameters", "", &["GraphParameter"], |l, r, _| l.parameter(r), None);
-        let layers = self.list(res, "Layers", "", &["GraphLayer"], |l, r, m| l.layer(r, m), None);
-        let mixes = self.list(res, "Mixes", "", &["GraphMixOverride"], |l, r, _| l.mix(r), None);
-        let default_mix = self.number(res, "DefaultMix", 0.2);
+        let parameters = self.list(
+            res,
+            schema::graph::PARAMETERS.name,
+            "",
+            &["GraphParameter"],
+            |l, r, _| l.parameter(r),
+            None,
+        );
+        let layers =
+            self.list(res, schema::graph::LAYERS.name, "", &["GraphLayer"], |l, r, m| l.layer(r, m), None);
+        let mixes =
+            self.list(res, schema::graph::MIXES.name, "", &["GraphMixOverride"], |l, r, _| l.mix(r), None);
+        let default_mix = self.prop_number(res, &schema::graph::DEFAULT_MIX);
         AnimationGraph { uid, parameters, layers, mixes, default_mix }
     }
 
     fn parameter(&mut self, res: &Res<'a>) -> GraphParameter {
         let name = self.string(res, "Name", "");
         let errors_before = self.diagnostics.len();
-        let kind =
-            self.enumeration(res, "Type", &ParameterType::ALL, ParameterType::as_str, ParameterType::Bool);
+        let kind = self.prop_enum(res, &schema::parameter::TYPE, &ParameterType::ALL, ParameterType::as_str);
         if self.diagnostics.len() > errors_before {
             self.untyped_parameters.insert(name.clone());
         }
         GraphParameter {
             name,
             kind,
-            default: self.number(res, "Default", 0.0),
-            latch: self.boolean(res, "Latch", false),
+            default: self.prop_number(res, &schema::parameter::DEFAULT),
+            latch: self.prop_bool(res, &schema::parameter::LATCH),
         }
     }
 
     fn layer(&mut self, res: &Res<'a>, model: &str) -> GraphLayer {
-        let name = self.string(res, "Name", "Base");
-        let blend = self.enumeration(
+        let name = self.prop_string(res, &schema::layer::NAME);
+        let blend = self.prop_enum(
             res,
-            "Blend",
+            &schema::layer::BLEND,
             &[ClipBlend::Replace, ClipBlend::Additive],
             ClipBlend::as_str,
-            ClipBlend::Replace,
         );
-        let weight = self.number(res, "Weight", 1.0);
-        let weight_parameter = self.string(res, "WeightParameter", "");
-        let mask = match res.get("Mask") {
+        let weight = self.prop_number(res, &schema::layer::WEIGHT);
+        let weight_parameter = self.prop_string(res, &schema::layer::WEIGHT_PARAMETER);
+        let mask = match res.get(schema::layer::MASK.name) {
             None => None,
             Some(v) => {
                 self.with_resource(v, res.loc.child("Mask"), &join(model, "Mask"), &["BoneMask"], |l, r| {
                     BoneMask {
-                        bones: l.string_list(r, "Bones"),
-                        include_children: l.boolean(r, "IncludeChildren", true),
+                        bones: l.string_list(r, schema::mask::BONES.name),
+                        include_children: l.prop_bool(r, &schema::mask::INCLUDE_CHILDREN),
                     }
                 })
             }
@@ -873,36 +849,48 @@ impl<'a> Loader<'a> {
     }
 
     fn machine(&mut self, res: &Res<'a>, model: &str) -> GraphMachine {
-        let states =
-            self.list(res, "States", model, STATE_TYPES, |l, r, m| l.state(r, m), Some(placeholder_state));
-        let transitions =
-            self.list(res, "Transitions", model, &["GraphTransition"], |l, r, m| l.transition(r, m), None);
-        let entry = self.string(res, "Entry", "");
+        let states = self.list(
+            res,
+            schema::machine::STATES.name,
+            model,
+            STATE_TYPES,
+            |l, r, m| l.state(r, m),
+            Some(placeholder_state),
+        );
+        let transitions = self.list(
+            res,
+            schema::machine::TRANSITIONS.name,
+            model,
+            &["GraphTransition"],
+            |l, r, m| l.transition(r, m),
+            None,
+        );
+        let entry = self.prop_string(res, &schema::machine::ENTRY);
         GraphMachine { states, transitions, entry }
     }
 
     fn state(&mut self, res: &Res<'a>, model: &str) -> GraphState {
-        let name = self.string(res, "Name", "");
-        let speed = self.number(res, "Speed", 1.0);
-        let speed_parameter = self.string(res, "SpeedParameter", "");
-        let editor_position = self.vec2(res, "EditorPosition");
+        let name = self.prop_string(res, &schema::state::NAME);
+        let speed = self.prop_number(res, &schema::state::SPEED);
+        let speed_parameter = self.prop_string(res, &schema::state::SPEED_PARAMETER);
+        let editor_position = self.vec2(res, schema::state::EDITOR_POSITION.name);
         let kind = match res.ty {
             "ClipState" => StateKind::Clip(ClipState {
-                clip: self.string(res, "Clip", ""),
-                looping: self.boolean(res, "Loop", true),
+                clip: self.prop_string(res, &schema::clip_state::CLIP),
+                looping: self.prop_bool(res, &schema::clip_state::LOOP),
             }),
             "BlendSpace1DState" => StateKind::BlendSpace1D(BlendSpace1D {
-                parameter: self.string(res, "Parameter", ""),
-                clips: self.string_list(res, "Clips"),
-                positions: self.number_list(res, "Positions"),
-                sync_time: self.boolean(res, "SyncTime", true),
+                parameter: self.prop_string(res, &schema::blend_1d::PARAMETER),
+                clips: self.string_list(res, schema::blend_1d::CLIPS.name),
+                positions: self.number_list(res, schema::blend_1d::POSITIONS.name),
+                sync_time: self.prop_bool(res, &schema::blend_1d::SYNC_TIME),
             }),
             "BlendSpace2DState" => StateKind::BlendSpace2D(BlendSpace2D {
-                parameter_x: self.string(res, "ParameterX", ""),
-                parameter_y: self.string(res, "ParameterY", ""),
-                clips: self.string_list(res, "Clips"),
-                positions: self.vec2_list(res, "Positions"),
-                sync_time: self.boolean(res, "SyncTime", true),
+                parameter_x: self.prop_string(res, &schema::blend_2d::PARAMETER_X),
+                parameter_y: self.prop_string(res, &schema::blend_2d::PARAMETER_Y),
+                clips: self.string_list(res, schema::blend_2d::CLIPS.name),
+                positions: self.vec2_list(res, schema::blend_2d::POSITIONS.name),
+                sync_time: self.prop_bool(res, &schema::blend_2d::SYNC_TIME),
             }),
             _ => StateKind::SubMachine(self.machine_property(res, model)),
         };
@@ -911,43 +899,46 @@ impl<'a> Loader<'a> {
 
     fn transition(&mut self, res: &Res<'a>, model: &str) -> GraphTransition {
         GraphTransition {
-            from: self.string(res, "From", ""),
-            to: self.string(res, "To", ""),
+            from: self.prop_string(res, &schema::transition::FROM),
+            to: self.prop_string(res, &schema::transition::TO),
             conditions: self.list(
                 res,
-                "Conditions",
+                schema::transition::CONDITIONS.name,
                 model,
                 &["GraphCondition"],
                 |l, r, _| l.condition(r),
                 None,
             ),
-            duration: self.number(res, "Duration", -1.0),
-            exit_time: self.number(res, "ExitTime", -1.0),
-            offset: self.number(res, "Offset", 0.0),
-            interrupt: self.enumeration(
+            duration: self.prop_number(res, &schema::transition::DURATION),
+            exit_time: self.prop_number(res, &schema::transition::EXIT_TIME),
+            offset: self.prop_number(res, &schema::transition::OFFSET),
+            interrupt: self.prop_enum(
                 res,
-                "Interrupt",
+                &schema::transition::INTERRUPT,
                 &TransitionInterrupt::ALL,
                 TransitionInterrupt::as_str,
-                TransitionInterrupt::None,
             ),
-            priority: self.integer(res, "Priority", 0),
+            priority: self.integer(
+                res,
+                schema::transition::PRIORITY.name,
+                schema::transition::PRIORITY.default,
+            ),
         }
     }
 
     fn condition(&mut self, res: &Res<'a>) -> GraphCondition {
         GraphCondition {
-            parameter: self.string(res, "Parameter", ""),
-            op: self.enumeration(res, "Op", &ConditionOp::ALL, ConditionOp::as_str, ConditionOp::True),
-            value: self.number(res, "Value", 0.0),
+            parameter: self.prop_string(res, &schema::condition::PARAMETER),
+            op: self.prop_enum(res, &schema::condition::OP, &ConditionOp::ALL, ConditionOp::as_str),
+            value: self.prop_number(res, &schema::condition::VALUE),
         }
     }
 
     fn mix(&mut self, res: &Res<'a>) -> GraphMixOverride {
         GraphMixOverride {
-            from: self.string(res, "From", ""),
-            to: self.string(res, "To", ""),
-            duration: self.number(res, "Duration", 0.0),
+            from: self.prop_string(res, &schema::mix::FROM),
+            to: self.prop_string(res, &schema::mix::TO),
+            duration: self.prop_number(res, &schema::mix::DURATION),
         }
     }
 }

@@ -25,6 +25,7 @@
 //! assert_eq!(animgraph_runtime::mres::load_str(&saved).unwrap().graph, loaded.graph);
 //! ```
 
+pub mod container;
 mod diagnostic;
 mod load;
 mod save;
@@ -37,8 +38,7 @@ pub use save::save_to_string;
 
 use crate::graph::{AnimationGraph, ValidGraph};
 
-/// The only format version this crate reads and writes.
-pub const FORMAT_VERSION: u64 = 2;
+pub use container::FORMAT_VERSION;
 
 /// A graph that loaded, with any warnings found on the way: a [`ValidGraph`] (ready to bind)
 /// from [`load_str`] and [`load_file`], a plain [`AnimationGraph`] (which may break semantic

@@ -12,6 +12,7 @@ use crate::graph::{
 };
 
 use super::FORMAT_VERSION;
+use crate::graph::schema::{self, Prop};
 
 /// Writes a graph as `.mres` text.
 ///
@@ -23,12 +24,12 @@ pub fn save_to_string(graph: &AnimationGraph) -> String {
     let mut writer = Writer { resources: Vec::new(), ids: HashSet::new() };
     let mut root = Props::default();
     let parameters: Vec<String> = graph.parameters.iter().map(|p| writer.parameter(p)).collect();
-    root.refs("Parameters", &parameters);
+    root.refs(schema::graph::PARAMETERS.name, &parameters);
     let layers: Vec<String> = graph.layers.iter().map(|l| writer.layer(l)).collect();
-    root.refs("Layers", &layers);
+    root.refs(schema::graph::LAYERS.name, &layers);
     let mixes: Vec<String> = graph.mixes.iter().enumerate().map(|(i, m)| writer.mix(i, m)).collect();
-    root.refs("Mixes", &mixes);
-    root.number("DefaultMix", graph.default_mix, 0.2);
+    root.refs(schema::graph::MIXES.name, &mixes);
+    root.prop_number(&schema::graph::DEFAULT_MIX, graph.default_mix);
 
     let mut out = String::new();
     out.push_str("{\n");
@@ -68,21 +69,36 @@ impl Props {
         self.fields.push((key.to_string(), value));
     }
 
-    fn string(&mut self, key: &str, value: &str, default: Option<&str>) {
-        if Some(value) != default {
-            self.raw(key, json_string(value));
+    /// A string, left out when it equals the default (unless the schema always writes it).
+    fn prop_string(&mut self, prop: &Prop<&'static str>, value: &str) {
+        if prop.always || value != prop.default {
+            self.raw(prop.name, json_string(value));
         }
     }
 
-    fn number(&mut self, key: &str, value: f32, default: f32) {
-        if value.to_bits() != default.to_bits() && !(value == 0.0 && default == 0.0) {
-            self.raw(key, json_number(value));
+    /// An enum by its name, left out when default.
+    fn prop_enum<T: Copy + PartialEq + 'static>(
+        &mut self,
+        prop: &Prop<T>,
+        value: T,
+        name: fn(T) -> &'static str,
+    ) {
+        if prop.always || value != prop.default {
+            self.raw(prop.name, json_string(name(value)));
         }
     }
 
-    fn boolean(&mut self, key: &str, value: bool, default: bool) {
-        if value != default {
-            self.raw(key, value.to_string());
+    /// A number, left out when it has the default's bits (either zero for a zero default).
+    fn prop_number(&mut self, prop: &Prop<f32>, value: f32) {
+        let default = prop.default;
+        if prop.always || value.to_bits() != default.to_bits() && !(value == 0.0 && default == 0.0) {
+            self.raw(prop.name, json_number(value));
+        }
+    }
+
+    fn prop_bool(&mut self, prop: &Prop<bool>, value: bool) {
+        if prop.always || value != prop.default {
+            self.raw(prop.name, value.to_string());
         }
     }
 
@@ -100,9 +116,9 @@ impl Props {
         }
     }
 
-    fn vec2(&mut self, key: &str, value: [f32; 2]) {
-        if value != [0.0, 0.0] {
-            self.raw(key, format!("[{}, {}]", json_number(value[0]), json_number(value[1])));
+    fn vec2(&mut self, prop: &Prop<[f32; 2]>, value: [f32; 2]) {
+        if prop.always || value != prop.default {
+            self.raw(prop.name, format!("[{}, {}]", json_number(value[0]), json_number(value[1])));
         }
     }
 
@@ -162,10 +178,10 @@ impl Writer {
     fn parameter(&mut self, p: &GraphParameter) -> String {
         let (id, slot) = self.add(format!("p_{}", slug(&p.name)), "GraphParameter");
         let props = &mut self.resources[slot].2;
-        props.string("Name", &p.name, None);
-        props.string("Type", p.kind.as_str(), Some(ParameterType::Bool.as_str()));
-        props.number("Default", p.default, 0.0);
-        props.boolean("Latch", p.latch, false);
+        props.prop_string(&schema::parameter::NAME, &p.name);
+        props.prop_enum(&schema::parameter::TYPE, p.kind, ParameterType::as_str);
+        props.prop_number(&schema::parameter::DEFAULT, p.default);
+        props.prop_bool(&schema::parameter::LATCH, p.latch);
         id
     }
 
@@ -175,20 +191,20 @@ impl Writer {
         let mask = layer.mask.as_ref().map(|mask| {
             let (mask_id, mask_slot) = self.add(format!("mask_{name}"), "BoneMask");
             let props = &mut self.resources[mask_slot].2;
-            props.strings("Bones", &mask.bones);
-            props.boolean("IncludeChildren", mask.include_children, true);
+            props.strings(schema::mask::BONES.name, &mask.bones);
+            props.prop_bool(&schema::mask::INCLUDE_CHILDREN, mask.include_children);
             mask_id
         });
         let machine = self.machine(&layer.machine, &name);
         let props = &mut self.resources[slot].2;
-        props.string("Name", &layer.name, None);
-        props.string("Blend", layer.blend.as_str(), Some(ClipBlend::Replace.as_str()));
-        props.number("Weight", layer.weight, 1.0);
-        props.string("WeightParameter", &layer.weight_parameter, Some(""));
+        props.prop_string(&schema::layer::NAME, &layer.name);
+        props.prop_enum(&schema::layer::BLEND, layer.blend, ClipBlend::as_str);
+        props.prop_number(&schema::layer::WEIGHT, layer.weight);
+        props.prop_string(&schema::layer::WEIGHT_PARAMETER, &layer.weight_parameter);
         if let Some(mask) = mask {
-            props.reference("Mask", &mask);
+            props.reference(schema::layer::MASK.name, &mask);
         }
-        props.reference("Machine", &machine);
+        props.reference(schema::layer::MACHINE.name, &machine);
         id
     }
 
@@ -198,9 +214,9 @@ impl Writer {
         let transitions: Vec<String> =
             machine.transitions.iter().map(|t| self.transition(t, scope)).collect();
         let props = &mut self.resources[slot].2;
-        props.string("Entry", &machine.entry, Some(""));
-        props.refs("States", &states);
-        props.refs("Transitions", &transitions);
+        props.prop_string(&schema::machine::ENTRY, &machine.entry);
+        props.refs(schema::machine::STATES.name, &states);
+        props.refs(schema::machine::TRANSITIONS.name, &transitions);
         id
     }
 
@@ -212,38 +228,38 @@ impl Writer {
             _ => None,
         };
         let props = &mut self.resources[slot].2;
-        props.string("Name", &state.name, None);
-        props.number("Speed", state.speed, 1.0);
-        props.string("SpeedParameter", &state.speed_parameter, Some(""));
-        props.vec2("EditorPosition", state.editor_position);
+        props.prop_string(&schema::state::NAME, &state.name);
+        props.prop_number(&schema::state::SPEED, state.speed);
+        props.prop_string(&schema::state::SPEED_PARAMETER, &state.speed_parameter);
+        props.vec2(&schema::state::EDITOR_POSITION, state.editor_position);
         match &state.kind {
             StateKind::Clip(clip) => {
-                props.string("Clip", &clip.clip, Some(""));
-                props.boolean("Loop", clip.looping, true);
+                props.prop_string(&schema::clip_state::CLIP, &clip.clip);
+                props.prop_bool(&schema::clip_state::LOOP, clip.looping);
             }
             StateKind::BlendSpace1D(space) => {
-                props.string("Parameter", &space.parameter, Some(""));
-                props.strings("Clips", &space.clips);
-                props.numbers("Positions", &space.positions);
-                props.boolean("SyncTime", space.sync_time, true);
+                props.prop_string(&schema::blend_1d::PARAMETER, &space.parameter);
+                props.strings(schema::blend_1d::CLIPS.name, &space.clips);
+                props.numbers(schema::blend_1d::POSITIONS.name, &space.positions);
+                props.prop_bool(&schema::blend_1d::SYNC_TIME, space.sync_time);
             }
             StateKind::BlendSpace2D(space) => {
-                props.string("ParameterX", &space.parameter_x, Some(""));
-                props.string("ParameterY", &space.parameter_y, Some(""));
-                props.strings("Clips", &space.clips);
+                props.prop_string(&schema::blend_2d::PARAMETER_X, &space.parameter_x);
+                props.prop_string(&schema::blend_2d::PARAMETER_Y, &space.parameter_y);
+                props.strings(schema::blend_2d::CLIPS.name, &space.clips);
                 if !space.positions.is_empty() {
                     let items: Vec<String> = space
                         .positions
                         .iter()
                         .map(|p| format!("[{}, {}]", json_number(p[0]), json_number(p[1])))
                         .collect();
-                    props.raw("Positions", format!("[{}]", items.join(", ")));
+                    props.raw(schema::blend_2d::POSITIONS.name, format!("[{}]", items.join(", ")));
                 }
-                props.boolean("SyncTime", space.sync_time, true);
+                props.prop_bool(&schema::blend_2d::SYNC_TIME, space.sync_time);
             }
             StateKind::SubMachine(_) => {
                 if let Some(machine) = &sub_machine {
-                    props.reference("Machine", machine);
+                    props.reference(schema::sub_machine::MACHINE.name, machine);
                 }
             }
         }
@@ -260,15 +276,15 @@ impl Writer {
         let conditions: Vec<String> =
             t.conditions.iter().enumerate().map(|(i, c)| self.condition(c, &id, i)).collect();
         let props = &mut self.resources[slot].2;
-        props.string("From", &t.from, None);
-        props.string("To", &t.to, None);
-        props.refs("Conditions", &conditions);
-        props.number("Duration", t.duration, -1.0);
-        props.number("ExitTime", t.exit_time, -1.0);
-        props.number("Offset", t.offset, 0.0);
-        props.string("Interrupt", t.interrupt.as_str(), Some(TransitionInterrupt::None.as_str()));
-        if t.priority != 0 {
-            props.raw("Priority", t.priority.to_string());
+        props.prop_string(&schema::transition::FROM, &t.from);
+        props.prop_string(&schema::transition::TO, &t.to);
+        props.refs(schema::transition::CONDITIONS.name, &conditions);
+        props.prop_number(&schema::transition::DURATION, t.duration);
+        props.prop_number(&schema::transition::EXIT_TIME, t.exit_time);
+        props.prop_number(&schema::transition::OFFSET, t.offset);
+        props.prop_enum(&schema::transition::INTERRUPT, t.interrupt, TransitionInterrupt::as_str);
+        if t.priority != schema::transition::PRIORITY.default {
+            props.raw(schema::transition::PRIORITY.name, t.priority.to_string());
         }
         id
     }
@@ -277,18 +293,18 @@ impl Writer {
         let base = transition.strip_prefix("t_").unwrap_or(transition);
         let (id, slot) = self.add(format!("c_{base}_{index}"), "GraphCondition");
         let props = &mut self.resources[slot].2;
-        props.string("Parameter", &c.parameter, Some(""));
-        props.string("Op", c.op.as_str(), Some(ConditionOp::True.as_str()));
-        props.number("Value", c.value, 0.0);
+        props.prop_string(&schema::condition::PARAMETER, &c.parameter);
+        props.prop_enum(&schema::condition::OP, c.op, ConditionOp::as_str);
+        props.prop_number(&schema::condition::VALUE, c.value);
         id
     }
 
     fn mix(&mut self, index: usize, m: &GraphMixOverride) -> String {
         let (id, slot) = self.add(format!("mix_{index}"), "GraphMixOverride");
         let props = &mut self.resources[slot].2;
-        props.string("From", &m.from, None);
-        props.string("To", &m.to, None);
-        props.number("Duration", m.duration, 0.0);
+        props.prop_string(&schema::mix::FROM, &m.from);
+        props.prop_string(&schema::mix::TO, &m.to);
+        props.prop_number(&schema::mix::DURATION, m.duration);
         id
     }
 }
