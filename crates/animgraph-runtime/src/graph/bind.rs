@@ -15,8 +15,8 @@ use super::bound::{
     TransitionDef, Value,
 };
 use super::{
-    ANY_STATE, EXIT_STATE, GraphIssue, GraphMachine, MachineId, ParamId, ParameterType, StateId, StateKind,
-    TransitionId, TransitionInterrupt, ValidGraph,
+    ANY_STATE, AnimationGraph, EXIT_STATE, GraphIssue, GraphMachine, MachineId, ParamId, ParameterType,
+    StateId, StateKind, TransitionId, TransitionInterrupt, ValidGraph, validate,
 };
 use crate::core::{ClipId, PoseBackend};
 use crate::finding::{Code, Finding};
@@ -46,12 +46,25 @@ impl BoundGraph {
     /// Fails only when the graph is larger than the id types hold. Wrap the result in an `Arc`
     /// and give it to as many [`AnimationGraphPlayer`](super::AnimationGraphPlayer)s as needed.
     pub fn bind(graph: &ValidGraph, backend: &mut dyn PoseBackend) -> Result<BoundGraph, BindError> {
+        bind(graph.graph(), backend)
+    }
+
+    /// Validates `graph` (once) and binds it, without taking or copying it: for one-off binds
+    /// of a graph being edited.
+    pub fn validate_and_bind(
+        graph: &AnimationGraph,
+        backend: &mut dyn PoseBackend,
+    ) -> Result<BoundGraph, BindError> {
+        let errors: Vec<GraphIssue> = validate(graph).into_iter().filter(GraphIssue::is_error).collect();
+        if !errors.is_empty() {
+            return Err(BindError::Invalid(errors));
+        }
         bind(graph, backend)
     }
 }
 
-fn bind(graph: &ValidGraph, backend: &mut dyn PoseBackend) -> Result<BoundGraph, BindError> {
-    let graph = graph.graph();
+/// Binds a graph that has no validation error (the callers above made sure).
+fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<BoundGraph, BindError> {
     if graph.layers.len() > MAX_LAYERS {
         return Err(BindError::TooLarge(format!(
             "the graph has {} layers; at most {} are supported",

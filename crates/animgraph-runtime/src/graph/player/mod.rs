@@ -68,7 +68,7 @@ use std::sync::Arc;
 
 use super::bound::{BoundGraph, Value};
 use super::explain::Explanation;
-use super::{AnimationGraph, BindError, EventList, ValidGraph};
+use super::{AnimationGraph, BindError, EventList};
 use crate::core::PoseBackend;
 use layer::LayerRun;
 
@@ -133,11 +133,11 @@ impl AnimationGraphPlayer {
         player
     }
 
-    /// Validates and binds a graph for one player: [`ValidGraph::new`], [`BoundGraph::bind`]
-    /// and [`new`](Self::new) in one call.
+    /// Validates and binds a graph for one player ([`BoundGraph::validate_and_bind`], then
+    /// [`new`](Self::new)). For many players of one graph, bind a [`ValidGraph`](super::ValidGraph) once with
+    /// [`BoundGraph::bind`] and share it.
     pub fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<Self, BindError> {
-        let valid = ValidGraph::new(graph.clone()).map_err(BindError::Invalid)?;
-        Ok(Self::new(Arc::new(BoundGraph::bind(&valid, backend)?)))
+        Ok(Self::new(Arc::new(BoundGraph::validate_and_bind(graph, backend)?)))
     }
 
     /// The bound graph this player plays (share it with [`new`](Self::new) for more players).
@@ -158,8 +158,7 @@ impl AnimationGraphPlayer {
     /// path, with its clock, where that state still exists, otherwise it starts at its entry.
     /// Running mixes are dropped. On error the player is unchanged.
     pub fn rebind(&mut self, graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<(), BindError> {
-        let valid = ValidGraph::new(graph.clone()).map_err(BindError::Invalid)?;
-        self.rebind_to(Arc::new(BoundGraph::bind(&valid, backend)?));
+        self.rebind_to(Arc::new(BoundGraph::validate_and_bind(graph, backend)?));
         Ok(())
     }
 
