@@ -187,6 +187,26 @@ pub(crate) mod mix {
     pub const ALL: &[&str] = &[FROM.name, TO.name, DURATION.name];
 }
 
+/// Every resource type of the format, the root first.
+pub(crate) const TYPES: &[&str] = &[
+    "AnimationGraph",
+    "GraphParameter",
+    "GraphLayer",
+    "BoneMask",
+    "GraphMachine",
+    "ClipState",
+    "BlendSpace1DState",
+    "BlendSpace2DState",
+    "SubMachineState",
+    "GraphTransition",
+    "GraphCondition",
+    "GraphMixOverride",
+];
+
+/// The state types (each also has [`state::ALL`]).
+pub(crate) const STATE_TYPES: &[&str] =
+    &["ClipState", "BlendSpace1DState", "BlendSpace2DState", "SubMachineState"];
+
 /// The properties a resource type may have (besides, for states, [`state::ALL`]); empty for a
 /// type the format does not have.
 pub(crate) fn properties(ty: &str) -> &'static [&'static str] {
@@ -254,20 +274,7 @@ mod tests {
 
     #[test]
     fn every_resource_type_lists_its_properties_once() {
-        for ty in [
-            "AnimationGraph",
-            "GraphParameter",
-            "GraphLayer",
-            "BoneMask",
-            "GraphMachine",
-            "ClipState",
-            "BlendSpace1DState",
-            "BlendSpace2DState",
-            "SubMachineState",
-            "GraphTransition",
-            "GraphCondition",
-            "GraphMixOverride",
-        ] {
+        for &ty in TYPES {
             let props = properties(ty);
             assert!(!props.is_empty(), "{ty}");
             let unique: std::collections::BTreeSet<&str> = props.iter().copied().collect();

@@ -22,21 +22,8 @@ pub const MAX_FILE_BYTES: usize = 16 << 20;
 /// Deepest chain of resource references followed (sub-machines nest through several resources).
 const MAX_REFERENCE_DEPTH: usize = 200;
 
-const STATE_TYPES: &[&str] = &["ClipState", "BlendSpace1DState", "BlendSpace2DState", "SubMachineState"];
-const KNOWN_TYPES: &[&str] = &[
-    "AnimationGraph",
-    "GraphParameter",
-    "GraphLayer",
-    "BoneMask",
-    "GraphMachine",
-    "ClipState",
-    "BlendSpace1DState",
-    "BlendSpace2DState",
-    "SubMachineState",
-    "GraphTransition",
-    "GraphCondition",
-    "GraphMixOverride",
-];
+const STATE_TYPES: &[&str] = schema::STATE_TYPES;
+const KNOWN_TYPES: &[&str] = schema::TYPES;
 
 pub(super) fn too_large(size: usize) -> Diagnostic {
     file_error(format!(
