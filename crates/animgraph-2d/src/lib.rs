@@ -1,6 +1,6 @@
 //! # animgraph-2d
 //!
-//! 2D skeletons for [`animgraph`]: the `.mskel` data ([`Skeleton2DData`]), clip sampling into
+//! 2D skeletons for [`animgraph_runtime`]: the `.mskel` data ([`Skeleton2DData`]), clip sampling into
 //! struct-of-arrays poses, [`Skeleton2DPoseBackend`] (the layering contract), importers (Godot 4
 //! scenes, Spine JSON) and a CPU renderer to PNG.
 #![forbid(unsafe_code)]

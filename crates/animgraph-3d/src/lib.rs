@@ -1,6 +1,6 @@
 //! # animgraph-3d
 //!
-//! 3D skeletons for [`animgraph`]: glTF 2.0 import ([`import`]), [`Skeleton3DPoseBackend`] (the
+//! 3D skeletons for [`animgraph_runtime`]: glTF 2.0 import ([`import`]), [`Skeleton3DPoseBackend`] (the
 //! layering contract with quaternion blending), [`AnimatedSkeleton3D`], and CPU skinning with a
 //! small software rasteriser to PNG ([`render`]).
 #![forbid(unsafe_code)]

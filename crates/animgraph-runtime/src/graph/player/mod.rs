@@ -1,4 +1,4 @@
-//! The player: evaluates a [`BoundGraph`] each frame into a [`SampleBuffer`], without allocating.
+//! The player: evaluates a [`BoundGraph`] each frame into a [`SampleBuffer`](crate::SampleBuffer), without allocating.
 //!
 //! One file per concept: [`parameters`] (the parameter API and its errors), `queries` (layers,
 //! states, transitions, events, explain mode), `layer` (a layer's runtime state and its
@@ -41,8 +41,8 @@
 //! | Interrupt Source | the source state's transitions and `*` | `choose_with` | `interrupt_source_side` |
 //! | Interrupt Target | the target state's transitions and `*` | `choose_with` | `interrupt_target_side` |
 //! | Interrupt Both | both sides and `*`, merged into one list by rank | `find_candidate` | `interrupt_any_state` |
-//! | an interruption starts | the current blend's weights are frozen as the new source (its clips keep advancing), so the emitted weights are continuous | `start`, [`crate::blend`] | `interrupt_source_side` |
-//! | more than [`MAX_INSTANCES`](super::MAX_INSTANCES) states would blend at once | the lightest frozen source (never the layer's current state) is dropped and the others rescaled | [`crate::blend`] | `interruption_chain_is_bounded` |
+//! | an interruption starts | the current blend's weights are frozen as the new source (its clips keep advancing), so the emitted weights are continuous | `start`, `crate::blend::BlendStack::freeze` | `interrupt_source_side` |
+//! | more than [`MAX_INSTANCES`](super::MAX_INSTANCES) states would blend at once | the lightest frozen source (never the layer's current state) is dropped and the others rescaled | `crate::blend::BlendStack::freeze` | `interruption_chain_is_bounded` |
 //! | a sub-machine is entered | its entry state starts (recursively down to a clip or blend space) | bind (`entry_leaf`); `enter_path` | `sub_machine_entry_exit_and_any` |
 //! | an inner transition to `<exit>` fires | the sub-machine is marked exited: from then on its inner transitions are no longer checked, its last inner state keeps playing, and the parent's transitions *from the sub-machine state* become candidates; until one of them fires the layer stays where it is (`*` transitions still apply) | `choose_with`, `gate` | `sub_machine_entry_exit_and_any` |
 //! | parent transitions from a sub-machine state | only checked once that sub-machine has exited | `gate` | `sub_machine_entry_exit_and_any` |
