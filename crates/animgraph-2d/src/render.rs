@@ -10,8 +10,7 @@
 
 use glam::{Affine2, Vec2};
 use tiny_skia::{
-    Color, FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, PixmapPaint, SpreadMode, Stroke,
-    Transform,
+    Color, FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, SpreadMode, Stroke, Transform,
 };
 
 use crate::data::AttachmentKind;
@@ -238,20 +237,7 @@ pub fn render(
             }
         }
     }
-    if ss == 1 {
-        return canvas;
-    }
-    let mut out = Pixmap::new(w, h).expect("non-zero size");
-    let paint = PixmapPaint { quality: FilterQuality::Bilinear, ..Default::default() };
-    out.draw_pixmap(
-        0,
-        0,
-        canvas.as_ref(),
-        &paint,
-        Transform::from_scale(1.0 / ss as f32, 1.0 / ss as f32),
-        None,
-    );
-    out
+    animgraph_draw::downscale(canvas, w, h, ss)
 }
 
 #[cfg(feature = "tools")]

@@ -7,7 +7,7 @@
 //! texture. Drawn at `supersample` times the size, then scaled down.
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
-use tiny_skia::{FilterQuality, Pixmap, PixmapPaint, Transform};
+use tiny_skia::Pixmap;
 
 use crate::Skeleton3D;
 use crate::backend::Pose3D;
@@ -230,20 +230,7 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
     for (dst, src) in canvas.pixels_mut().iter_mut().zip(&color) {
         *dst = tiny_skia::ColorU8::from_rgba(src[0], src[1], src[2], src[3]).premultiply();
     }
-    if ss == 1 {
-        return canvas;
-    }
-    let mut out = Pixmap::new(options.width.max(1), options.height.max(1)).expect("non-zero size");
-    let paint = PixmapPaint { quality: FilterQuality::Bilinear, ..Default::default() };
-    out.draw_pixmap(
-        0,
-        0,
-        canvas.as_ref(),
-        &paint,
-        Transform::from_scale(1.0 / ss as f32, 1.0 / ss as f32),
-        None,
-    );
-    out
+    animgraph_draw::downscale(canvas, options.width.max(1), options.height.max(1), ss)
 }
 
 #[cfg(feature = "tools")]
