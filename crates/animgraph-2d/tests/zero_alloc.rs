@@ -1,7 +1,7 @@
 //! `AnimatedSkeleton2D::update` (graph advance + code tracks + apply with events) allocates
 //! nothing after setup, for the first character and for instances made from it.
 
-use animgraph_test_support::counting::{Counting, thread_allocations};
+use animgraph_test_support::counting::{PerThread, thread_allocations};
 use std::sync::Arc;
 
 use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData};
@@ -9,7 +9,7 @@ use animgraph_runtime::tracks::TrackClip;
 use animgraph_runtime::{PoseBackend, mres};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: PerThread = PerThread;
 
 #[test]
 fn updating_gbot_characters_allocates_nothing() {

@@ -1,12 +1,12 @@
 //! Updating Robots (graph advance + quaternion blending + world transforms) allocates nothing.
 
-use animgraph_test_support::counting::{Counting, thread_allocations};
+use animgraph_test_support::counting::{PerThread, thread_allocations};
 use std::sync::Arc;
 
 use animgraph_3d::{animated_3d, import::import_file};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: PerThread = PerThread;
 
 #[test]
 fn updating_robots_allocates_nothing() {

@@ -1,14 +1,14 @@
 //! After bind, `advance` (and parameter writes, by id or by name, and travel) allocate nothing.
 //! A counting global allocator, counting per thread so the parallel test harness cannot disturb it.
 
-use animgraph_test_support::counting::{Counting, thread_allocations};
+use animgraph_test_support::counting::{PerThread, thread_allocations};
 
 use animgraph_runtime::graph::AnimationGraphPlayer;
 use animgraph_runtime::mres;
 use animgraph_runtime::script::RecordingBackend;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: PerThread = PerThread;
 
 fn allocations() -> usize {
     thread_allocations() as usize

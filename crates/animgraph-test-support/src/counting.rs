@@ -1,9 +1,11 @@
-//! A global allocator that counts allocations. It forwards everything to the system allocator;
-//! counting is one relaxed atomic add and one thread-local add.
+//! Global allocators that count allocations, forwarding everything to the system allocator:
+//! [`Counting`] counts on all threads (one relaxed atomic add: cheap enough for `animgraph
+//! bench`'s figures), [`PerThread`] also counts per thread (a thread-local add more), so the
+//! parallel test harness cannot disturb a zero-allocation test.
 //!
 //! ```ignore
 //! #[global_allocator]
-//! static GLOBAL: animgraph_test_support::counting::Counting = animgraph_test_support::counting::Counting;
+//! static GLOBAL: animgraph_test_support::counting::PerThread = animgraph_test_support::counting::PerThread;
 //!
 //! let before = animgraph_test_support::counting::thread_allocations();
 //! // ... the code that must not allocate ...
@@ -20,43 +22,64 @@ thread_local! {
     static THREAD_ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The system allocator, counting.
+/// The system allocator, counting allocations on all threads.
 pub struct Counting;
 
-fn count() {
+/// The system allocator, counting allocations per thread and on all threads.
+pub struct PerThread;
+
+#[inline]
+fn count_all() {
     ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+}
+
+#[inline]
+fn count_per_thread() {
+    count_all();
     // `try_with`: a thread being torn down has no thread-locals left; its allocations still
     // count in the total.
     let _ = THREAD_ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
 }
 
-// SAFETY: every call is forwarded unchanged to `System`, which upholds GlobalAlloc's contract;
-// the counters have no effect on the memory handed out, and counting allocates nothing.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
+macro_rules! counting_allocator {
+    ($name:ident, $count:ident) => {
+        // SAFETY: every call is forwarded unchanged to `System`, which upholds GlobalAlloc's
+        // contract; the counters have no effect on the memory handed out, and counting
+        // allocates nothing.
+        unsafe impl GlobalAlloc for $name {
+            #[inline]
+            unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+                $count();
+                // SAFETY: forwarded with the caller's layout.
+                unsafe { System.alloc(layout) }
+            }
 
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System.alloc` with this layout (via `alloc` above).
-        unsafe { System.dealloc(ptr, layout) }
-    }
+            #[inline]
+            unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+                // SAFETY: `ptr` came from `System.alloc` with this layout (via `alloc` above).
+                unsafe { System.dealloc(ptr, layout) }
+            }
 
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
+            #[inline]
+            unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+                $count();
+                // SAFETY: forwarded unchanged.
+                unsafe { System.realloc(ptr, layout, new_size) }
+            }
+        }
+    };
 }
 
-/// Allocations so far on all threads (only while [`Counting`] is the global allocator).
+counting_allocator!(Counting, count_all);
+counting_allocator!(PerThread, count_per_thread);
+
+/// Allocations so far on all threads (while [`Counting`] or [`PerThread`] is the global
+/// allocator).
 pub fn allocations() -> u64 {
     ALLOCATIONS.load(Ordering::Relaxed)
 }
 
-/// Allocations so far on this thread (the parallel test harness cannot disturb it).
+/// Allocations so far on this thread (while [`PerThread`] is the global allocator).
 pub fn thread_allocations() -> u64 {
     THREAD_ALLOCATIONS.with(|a| a.get())
 }
