@@ -381,6 +381,11 @@ pub fn decode(bytes: &[u8], baseline: Option<&NetState>) -> Result<NetState, Net
 /// Keeps the last `N` sent or received states by tick (baselines for deltas).
 const HISTORY: usize = 64;
 
+/// Most ticks a packet may be ahead of the newest one a [`Remote`] applied (ten minutes at
+/// 60 Hz): further ahead, it is refused as forged or corrupt, so one bad packet cannot make every
+/// later real one look stale.
+pub const MAX_TICKS_AHEAD: u64 = 36_000;
+
 /// The sending side: one snapshot per network tick, a delta against the latest acknowledged one.
 #[derive(Debug, Default)]
 pub struct Authority {
@@ -441,6 +446,9 @@ impl Remote {
         if self.applied.is_some_and(|a| tick <= a) {
             self.stale += 1;
             return Ok(Received::Stale(tick));
+        }
+        if self.applied.is_some_and(|a| tick - a > MAX_TICKS_AHEAD) {
+            return Err(NetError::Malformed("tick implausibly far ahead of the last applied one"));
         }
         let baseline = base.and_then(|b| self.received.iter().find(|s| s.tick == b));
         let state = match decode(bytes, baseline) {

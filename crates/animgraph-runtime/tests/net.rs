@@ -426,3 +426,30 @@ fn float_interpolator_blends_between_the_two_latest_snapshots() {
     i.at(0.0, &mut out);
     assert_eq!(out, [0.0, 4.0], "held before the earlier");
 }
+
+#[test]
+fn a_forged_far_future_tick_is_refused_and_later_real_packets_still_apply() {
+    let graph = load("assets/graphs/showcase.mres");
+    let mut backend = backend_for(&graph);
+    let mut authority_player = AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    let mut remote_player = AnimationGraphPlayer::new(authority_player.bound_graph().clone());
+    let mut buffer = authority_player.new_buffer();
+    let mut authority = Authority::default();
+    let mut remote = Remote::default();
+    let mut bytes = Vec::new();
+    authority_player.advance(1.0 / 60.0, &mut buffer);
+    authority.snapshot(&mut authority_player, &mut bytes);
+    assert_eq!(remote.receive(&bytes, &mut remote_player, 1.0 / 60.0), Ok(Received::Applied(1)));
+    // The same state claiming a tick near the end of time.
+    let mut forged_state = NetState::default();
+    authority_player.capture_net(&mut forged_state);
+    forged_state.tick = u64::MAX - 5;
+    let mut forged = Vec::new();
+    net::encode(&forged_state, None, &mut forged);
+    let refused = remote.receive(&forged, &mut remote_player, 1.0 / 60.0);
+    assert!(matches!(refused, Err(net::NetError::Malformed(_))), "{refused:?}");
+    assert_eq!(remote.applied_tick(), Some(1));
+    authority_player.advance(1.0 / 60.0, &mut buffer);
+    authority.snapshot(&mut authority_player, &mut bytes);
+    assert_eq!(remote.receive(&bytes, &mut remote_player, 1.0 / 60.0), Ok(Received::Applied(2)));
+}
