@@ -38,8 +38,12 @@ mod tests {
     }
 
     #[test]
-    fn no_supersampling_returns_the_canvas() {
-        let canvas = Pixmap::new(5, 5).unwrap();
-        assert_eq!(downscale(canvas, 5, 5, 1).width(), 5);
+    fn no_supersampling_returns_the_canvas_untouched() {
+        let mut canvas = Pixmap::new(6, 4).unwrap();
+        canvas.fill(Color::from_rgba8(10, 20, 30, 255));
+        let before = canvas.data().to_vec();
+        let out = downscale(canvas, 3, 2, 1);
+        assert_eq!((out.width(), out.height()), (6, 4), "nothing is scaled at supersample 1");
+        assert_eq!(out.data(), &before[..]);
     }
 }

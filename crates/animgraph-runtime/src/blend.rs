@@ -229,7 +229,8 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
         self.current = self.current.min(self.sources.len().saturating_sub(1));
     }
 
-    /// Parts for rebuilding a stack from replicated state.
+    /// The sources, to advance their clocks or rebuild them from replicated state (keep them
+    /// under the capacity).
     pub fn sources_mut(&mut self) -> &mut Vec<E> {
         &mut self.sources
     }
@@ -243,11 +244,6 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
     /// The target, to advance its clock.
     pub fn target_mut(&mut self) -> Option<&mut E> {
         self.target.as_mut()
-    }
-
-    /// The sources, to advance their clocks.
-    pub fn sources_slice_mut(&mut self) -> &mut [E] {
-        &mut self.sources
     }
 }
 

@@ -42,8 +42,6 @@ pub enum Code {
     MissingClip,
     /// `B002`: a clip's length is zero or not finite (it plays as the shortest length).
     ClipLength,
-    /// `B003`: the graph is larger than the player's id types hold.
-    TooLarge,
     /// `S001`: a `.mskel` skeleton breaks a rule (names, parents, keys, curves, ...).
     Skeleton,
     /// `L001`...`L011`: lint (see [`crate::graph`]'s lint module, feature `lint`).
@@ -58,7 +56,6 @@ impl Code {
             Code::Rule => "G001",
             Code::MissingClip => "B001",
             Code::ClipLength => "B002",
-            Code::TooLarge => "B003",
             Code::Skeleton => "S001",
             Code::Lint(l) => l.id(),
         }
@@ -71,7 +68,6 @@ impl Code {
             Code::Rule => "rule",
             Code::MissingClip => "missing-clip",
             Code::ClipLength => "clip-length",
-            Code::TooLarge => "too-large",
             Code::Skeleton => "skeleton",
             Code::Lint(l) => l.name(),
         }

@@ -466,33 +466,25 @@ impl<'a> Validator<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValidGraph {
     graph: AnimationGraph,
-    warnings: Vec<GraphIssue>,
 }
 
 impl ValidGraph {
-    /// Validates a graph: `Ok` when no finding is an error (the warnings are kept), else every
-    /// error.
+    /// Validates a graph: `Ok` when no finding is an error, else every error. (Warnings are for
+    /// the tools that show them: run [`validate`] itself.)
     pub fn new(graph: AnimationGraph) -> Result<ValidGraph, Vec<GraphIssue>> {
-        let (errors, warnings): (Vec<GraphIssue>, Vec<GraphIssue>) =
-            validate(&graph).into_iter().partition(|i| i.severity == Severity::Error);
-        if errors.is_empty() { Ok(ValidGraph { graph, warnings }) } else { Err(errors) }
+        let errors: Vec<GraphIssue> = validate(&graph).into_iter().filter(GraphIssue::is_error).collect();
+        if errors.is_empty() { Ok(ValidGraph { graph }) } else { Err(errors) }
     }
 
     /// For a loader that has just run [`validate`] on `graph` and found no error: wraps it
     /// without validating again.
     pub(crate) fn already_validated(graph: AnimationGraph) -> ValidGraph {
-        ValidGraph { graph, warnings: Vec::new() }
+        ValidGraph { graph }
     }
 
     /// The graph.
     pub fn graph(&self) -> &AnimationGraph {
         &self.graph
-    }
-
-    /// The validator's warnings (empty when the graph came from a loader, which reports its own
-    /// located warnings).
-    pub fn warnings(&self) -> &[GraphIssue] {
-        &self.warnings
     }
 
     /// The graph, to edit (validate it again before binding).

@@ -100,7 +100,7 @@ impl AnimationGraphPlayer {
         let count = self.layers[layer].stack.sources().len();
         for i in 0..count {
             let instance = self.layers[layer].stack.sources()[i];
-            self.layers[layer].stack.sources_slice_mut()[i] = self.advanced(instance, delta);
+            self.layers[layer].stack.sources_mut()[i] = self.advanced(instance, delta);
         }
         if let Some(&target) = self.layers[layer].stack.target() {
             let advanced = self.advanced(target, delta);
