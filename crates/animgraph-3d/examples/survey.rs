@@ -2,8 +2,8 @@
 //! other people made. `cargo run --release -p animgraph-3d --example survey -- OUT_DIR FILE...`
 use std::sync::Arc;
 
-use animgraph_3d::render::{fit_camera, render, RenderOptions3D};
 use animgraph_3d::Skeleton3DPoseBackend;
+use animgraph_3d::render::{RenderOptions3D, fit_camera, render};
 use animgraph_runtime::{ClipSample, LayerInfo, PoseBackend};
 
 fn main() {
@@ -40,7 +40,8 @@ fn main() {
         for k in 0..3 {
             if let Some((id, duration)) = clip {
                 let t = duration * k as f32 / 3.0;
-                let sample = ClipSample { clip: id, time: t, prev_time: t, weight: 1.0, layer: 0, looped: false };
+                let sample =
+                    ClipSample { clip: id, time: t, prev_time: t, weight: 1.0, layer: 0, looped: false };
                 backend.apply(&[sample], &[LayerInfo::default()]);
             }
             let image = render(&s, &backend.pose, &camera, &options);

@@ -18,8 +18,10 @@ pub struct Pose3D {
     pub rotations: Vec<Quat>,
     /// Local scales.
     pub scales: Vec<Vec3>,
-    /// World transforms (including the skeleton's root transform).
+    /// World transforms (including the skeleton's offsets).
     pub world: Vec<Affine3A>,
+    /// Morph-target weights, per target of every [`MorphGroup`](crate::skeleton::MorphGroup).
+    pub morph_weights: Vec<f32>,
 }
 
 /// One joint's running sums within a layer: the weighted translation and scale deltas, and the
@@ -199,6 +201,11 @@ pub struct Skeleton3DPoseBackend {
     pub pose: Pose3D,
     /// Per joint: the current layer's running sums.
     accum: Vec<Accum>,
+    /// Per morph weight: the current layer's weighted delta.
+    morph_accum: Vec<f32>,
+    /// One group's sampled weights.
+    morph_scratch: Vec<f32>,
+    /// Masks over bones then morph groups (a group is a child of its owner bone).
     masks: ResolvedMasks,
 }
 
@@ -208,6 +215,8 @@ impl Clone for Skeleton3DPoseBackend {
             skeleton: Arc::clone(&self.skeleton),
             pose: self.pose.clone(),
             accum: self.accum.clone(),
+            morph_accum: self.morph_accum.clone(),
+            morph_scratch: self.morph_scratch.clone(),
             masks: self.masks.clone(),
         }
     }
@@ -223,8 +232,19 @@ impl Skeleton3DPoseBackend {
                 rotations: skeleton.setup_rotation.clone(),
                 scales: skeleton.setup_scale.clone(),
                 world: vec![Affine3A::IDENTITY; n],
+                morph_weights: skeleton.morph_defaults(),
             },
             accum: vec![Accum::EMPTY; n],
+            morph_accum: vec![0.0; skeleton.morph_count],
+            morph_scratch: vec![
+                0.0;
+                skeleton
+                    .morph_groups
+                    .iter()
+                    .map(|g| g.default_weights.len())
+                    .max()
+                    .unwrap_or(0)
+            ],
             masks: ResolvedMasks::default(),
             skeleton,
         };
@@ -245,23 +265,30 @@ impl Skeleton3DPoseBackend {
     /// The bones a resolved mask includes.
     pub fn mask_bones(&self, mask: MaskId) -> Vec<String> {
         let Some(m) = self.masks.get(mask) else { return Vec::new() };
-        m.iter().enumerate().filter(|(_, on)| **on).map(|(j, _)| self.skeleton.names[j].clone()).collect()
+        let s = &self.skeleton;
+        m.iter()
+            .enumerate()
+            .filter(|(_, on)| **on)
+            .map(|(j, _)| s.names.get(j).unwrap_or_else(|| &s.morph_groups[j - s.bone_count()].name).clone())
+            .collect()
     }
 
     /// World matrices from the local pose.
     pub fn update_world(&mut self) {
         let s = &self.skeleton;
-        let root = Affine3A::from_mat4(s.root_transform);
         for j in 0..s.bone_count() {
-            let local = Affine3A::from_scale_rotation_translation(
+            let mut m = Affine3A::from_scale_rotation_translation(
                 self.pose.scales[j],
                 self.pose.rotations[j],
                 self.pose.translations[j],
             );
-            self.pose.world[j] = match s.parents[j] {
-                Some(p) => self.pose.world[p as usize] * local,
-                None => root * local,
-            };
+            if let Some(offset) = &s.offsets[j] {
+                m = *offset * m;
+            }
+            if let Some(p) = s.parents[j] {
+                m = self.pose.world[p as usize] * m;
+            }
+            self.pose.world[j] = m;
         }
     }
 
@@ -276,6 +303,18 @@ impl Skeleton3DPoseBackend {
             })
             .collect()
     }
+
+    /// The morph weights per group, as `simulate --poses` prints them.
+    pub fn morph_pose(&self) -> Vec<(String, Vec<f32>)> {
+        self.skeleton
+            .morph_groups
+            .iter()
+            .map(|g| {
+                let n = g.default_weights.len();
+                (g.name.clone(), self.pose.morph_weights[g.first..g.first + n].to_vec())
+            })
+            .collect()
+    }
 }
 
 impl PoseBackend for Skeleton3DPoseBackend {
@@ -284,8 +323,18 @@ impl PoseBackend for Skeleton3DPoseBackend {
     }
 
     fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
-        let skeleton = &self.skeleton;
-        Some(self.masks.resolve(mask, |name| skeleton.bone_index(name), &skeleton.parents))
+        let s = &self.skeleton;
+        if s.morph_groups.is_empty() {
+            return Some(self.masks.resolve(mask, |name| s.bone_index(name), &s.parents));
+        }
+        // Morph groups are named after their mesh nodes and hang below their owner bones.
+        let n = s.bone_count();
+        let lookup = |name: &str| {
+            s.bone_index(name).or_else(|| s.morph_groups.iter().position(|g| g.name == name).map(|g| n + g))
+        };
+        let parents: Vec<Option<u16>> =
+            s.parents.iter().copied().chain(s.morph_groups.iter().map(|g| Some(g.owner))).collect();
+        Some(self.masks.resolve(mask, lookup, &parents))
     }
 
     fn clip_length(&self, clip: ClipId) -> f32 {
@@ -302,6 +351,13 @@ impl PoseBackend for Skeleton3DPoseBackend {
         pose.translations.copy_from_slice(&skeleton.setup_translation);
         pose.rotations.copy_from_slice(&skeleton.setup_rotation);
         pose.scales.copy_from_slice(&skeleton.setup_scale);
+        let morphs = skeleton.morph_count > 0;
+        if morphs {
+            for g in &skeleton.morph_groups {
+                pose.morph_weights[g.first..g.first + g.default_weights.len()]
+                    .copy_from_slice(&g.default_weights);
+            }
+        }
         for (l, info) in layers.iter().enumerate() {
             if info.weight <= 0.0 {
                 continue;
@@ -310,11 +366,41 @@ impl PoseBackend for Skeleton3DPoseBackend {
             let excluded = |j: usize| mask.is_some_and(|m| !m[j]);
             let additive = info.blend == ClipBlend::Additive;
             self.accum.fill(Accum::EMPTY);
+            if morphs {
+                self.morph_accum.fill(0.0);
+            }
             let below = Below { skeleton, pose, additive };
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
                 let c = sample.clip.0 as usize;
                 let Some(clip) = skeleton.clips.get(c) else { continue };
                 let w = sample.weight;
+                if morphs {
+                    // Morph weights: Replace moves from the weights below, Additive adds the
+                    // difference from the defaults, both by the sample's weight.
+                    for channel in &clip.morph {
+                        let g = channel.group as usize;
+                        let group = &skeleton.morph_groups[g];
+                        if mask.is_some_and(|m| !m.get(skeleton.bone_count() + g).copied().unwrap_or(false)) {
+                            continue;
+                        }
+                        let n = group.default_weights.len();
+                        let sampled = &mut self.morph_scratch[..n];
+                        sampled.copy_from_slice(&pose.morph_weights[group.first..group.first + n]);
+                        channel.sample_into(sample.time, sampled);
+                        let below = if additive {
+                            &group.default_weights[..]
+                        } else {
+                            &pose.morph_weights[group.first..group.first + n]
+                        };
+                        for ((acc, v), b) in self.morph_accum[group.first..group.first + n]
+                            .iter_mut()
+                            .zip(sampled.iter())
+                            .zip(below)
+                        {
+                            *acc += w * (v - b);
+                        }
+                    }
+                }
                 if let Some(baked) = &skeleton.baked[c] {
                     // One place for all channels; values read row by row.
                     match baked.place(sample.time) {
@@ -368,6 +454,11 @@ impl PoseBackend for Skeleton3DPoseBackend {
                 } else {
                     rotation.slerp(blend, amount).normalize()
                 };
+            }
+            if morphs {
+                for (weight, acc) in pose.morph_weights.iter_mut().zip(&self.morph_accum) {
+                    *weight += info.weight * acc;
+                }
             }
         }
         self.update_world();
@@ -426,7 +517,7 @@ mod tests {
                 values: values(seed, times.len(), property == Property::Rotation),
             })
             .collect();
-        Clip3D { name: name.into(), duration: 1.0, channels }
+        Clip3D { name: name.into(), duration: 1.0, channels, ..Default::default() }
     }
 
     fn skeleton(bake: bool) -> Arc<Skeleton3D> {

@@ -48,17 +48,34 @@ pub struct Camera3D {
     pub light: Vec3,
 }
 
-/// Skinned vertex positions of a pose (world space).
+/// Skinned vertex positions and normals of a pose (world space), morph targets applied first.
 pub fn skin_positions(skeleton: &Skeleton3D, pose: &Pose3D, out: &mut Vec<(Vec3, Vec3)>) {
     out.clear();
     let Some(mesh) = &skeleton.mesh else { return };
     let joint: Vec<Mat4> =
         pose.world.iter().zip(&mesh.inverse_bind).map(|(w, ibm)| Mat4::from(*w) * *ibm).collect();
-    for v in 0..mesh.positions.len() {
+    let mut morphed: Option<(Vec<Vec3>, Vec<Vec3>)> = None;
+    for (t, target) in mesh.morph_targets.iter().enumerate() {
+        let weight = pose.morph_weights.get(t).copied().unwrap_or(0.0);
+        if weight == 0.0 {
+            continue;
+        }
+        let (positions, normals) =
+            morphed.get_or_insert_with(|| (mesh.positions.clone(), mesh.normals.clone()));
+        for ((&v, dp), dn) in target.vertices.iter().zip(&target.positions).zip(&target.normals) {
+            positions[v as usize] += *dp * weight;
+            normals[v as usize] += *dn * weight;
+        }
+    }
+    let (positions, normals) = match &morphed {
+        Some((p, n)) => (p.as_slice(), n.as_slice()),
+        None => (mesh.positions.as_slice(), mesh.normals.as_slice()),
+    };
+    for v in 0..positions.len() {
         let (j, w) = (mesh.joints[v], mesh.weights[v]);
         let total: f32 = w.iter().sum();
         let mut m = Mat4::ZERO;
-        for k in 0..4 {
+        for k in 0..8 {
             if w[k] > 0.0 {
                 m += joint[j[k] as usize] * (w[k] / total.max(1e-6));
             }
@@ -66,8 +83,8 @@ pub fn skin_positions(skeleton: &Skeleton3D, pose: &Pose3D, out: &mut Vec<(Vec3,
         if total <= 0.0 {
             m = joint[j[0] as usize];
         }
-        let p = m.transform_point3(mesh.positions[v]);
-        let n = m.transform_vector3(mesh.normals[v]).normalize_or_zero();
+        let p = m.transform_point3(positions[v]);
+        let n = m.transform_vector3(normals[v]).normalize_or_zero();
         out.push((p, n));
     }
 }

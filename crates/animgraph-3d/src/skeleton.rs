@@ -3,7 +3,7 @@
 
 use animgraph_runtime::core::ClipNames;
 
-use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
+use glam::{Affine3A, Mat4, Quat, Vec2, Vec3, Vec4};
 
 /// How a channel interpolates between keys (glTF's three modes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,15 +239,95 @@ impl Channel {
     }
 }
 
-/// A clip: a duration and channels.
+/// A keyed morph-target weight channel: one weight per target of a [`MorphGroup`] per key.
 #[derive(Clone, Debug)]
+pub struct MorphChannel {
+    /// The group (index into [`Skeleton3D::morph_groups`]).
+    pub group: u16,
+    /// Interpolation.
+    pub interpolation: Interpolation,
+    /// Key times, ascending.
+    pub times: Vec<f32>,
+    /// `group.count` weights per key, key-major (three such rows per key for CubicSpline:
+    /// in-tangents, values, out-tangents).
+    pub values: Vec<f32>,
+}
+
+impl MorphChannel {
+    /// Writes the weights at `t` (clamped to the keys) into `out` (one per target).
+    pub fn sample_into(&self, t: f32, out: &mut [f32]) {
+        let n = out.len();
+        let cubic = self.interpolation == Interpolation::CubicSpline;
+        let row = |k: usize, part: usize| {
+            let at = if cubic { (3 * k + part) * n } else { k * n };
+            &self.values[at..at + n]
+        };
+        if self.times.is_empty() || self.values.len() < self.times.len() * n * if cubic { 3 } else { 1 } {
+            return;
+        }
+        match place(&self.times, t, Spacing::Irregular) {
+            Place::At(k) => out.copy_from_slice(row(k, 1)),
+            Place::Between(i, u) => match self.interpolation {
+                Interpolation::Step => out.copy_from_slice(row(i, 1)),
+                Interpolation::Linear => {
+                    for ((o, a), b) in out.iter_mut().zip(row(i, 1)).zip(row(i + 1, 1)) {
+                        *o = a + (b - a) * u;
+                    }
+                }
+                Interpolation::CubicSpline => {
+                    let dt = self.times[i + 1] - self.times[i];
+                    let (u2, u3) = (u * u, u * u * u);
+                    for (k, o) in out.iter_mut().enumerate() {
+                        let (p0, m0) = (row(i, 1)[k], row(i, 2)[k] * dt);
+                        let (p1, m1) = (row(i + 1, 1)[k], row(i + 1, 0)[k] * dt);
+                        *o = p0 * (2.0 * u3 - 3.0 * u2 + 1.0)
+                            + m0 * (u3 - 2.0 * u2 + u)
+                            + p1 * (-2.0 * u3 + 3.0 * u2)
+                            + m1 * (u3 - u2);
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// A clip: a duration and channels.
+#[derive(Clone, Debug, Default)]
 pub struct Clip3D {
     /// Name.
     pub name: String,
     /// Seconds (the last key time).
     pub duration: f32,
-    /// Channels.
+    /// Joint channels.
     pub channels: Vec<Channel>,
+    /// Morph-target weight channels.
+    pub morph: Vec<MorphChannel>,
+}
+
+/// The morph targets of one mesh node (glTF's `weights` of a node): their weights are channels
+/// the backend blends like joint channels. Masks include a group by naming its mesh node, or
+/// through its `owner` joint (the joint carrying most of its mesh), with `IncludeChildren`.
+#[derive(Clone, Debug)]
+pub struct MorphGroup {
+    /// The mesh node's name (unique among joints and groups).
+    pub name: String,
+    /// The joint the group belongs to for masks.
+    pub owner: u16,
+    /// Its first weight in [`crate::Pose3D::morph_weights`].
+    pub first: usize,
+    /// Default weights (the node's or mesh's `weights`), one per target.
+    pub default_weights: Vec<f32>,
+}
+
+/// One morph target's vertex offsets, only the vertices it moves.
+#[derive(Clone, Debug, Default)]
+pub struct MorphTarget {
+    /// Vertex indices into the mesh.
+    pub vertices: Vec<u32>,
+    /// Position offsets (bind space).
+    pub positions: Vec<Vec3>,
+    /// Normal offsets (bind space).
+    pub normals: Vec<Vec3>,
 }
 
 /// A skinned triangle mesh (positions in bind space).
@@ -259,10 +339,11 @@ pub struct SkinnedMesh {
     pub normals: Vec<Vec3>,
     /// Texture coordinates (empty when untextured).
     pub uvs: Vec<Vec2>,
-    /// Four joints per vertex (indices into the skeleton's joints).
-    pub joints: Vec<[u16; 4]>,
-    /// Four weights per vertex.
-    pub weights: Vec<[f32; 4]>,
+    /// Up to eight joints per vertex (indices into the skeleton's joints; glTF's `JOINTS_0` and
+    /// `JOINTS_1`).
+    pub joints: Vec<[u16; 8]>,
+    /// Their weights (unused slots 0).
+    pub weights: Vec<[f32; 8]>,
     /// Triangles.
     pub triangles: Vec<[u32; 3]>,
     /// Per triangle: index into `materials`.
@@ -273,6 +354,8 @@ pub struct SkinnedMesh {
     pub textures: Vec<(Vec<u8>, u32, u32)>,
     /// Inverse bind matrices, per joint.
     pub inverse_bind: Vec<Mat4>,
+    /// Morph targets, in the order of the skeleton's morph weights.
+    pub morph_targets: Vec<MorphTarget>,
 }
 
 /// A 3D skeleton with its clips.
@@ -288,8 +371,14 @@ pub struct Skeleton3D {
     pub setup_rotation: Vec<Quat>,
     /// Setup-pose scale per bone.
     pub setup_scale: Vec<Vec3>,
-    /// The world transform above the root joints (non-joint ancestors).
-    pub root_transform: Mat4,
+    /// Per bone: the static transform of the nodes between its parent (or the scene root) and
+    /// it that are not bones (armature nodes, unit conversions, sockets); `None` is identity.
+    /// A bone's world is `parent world x offset x local`.
+    pub offsets: Vec<Option<Affine3A>>,
+    /// Morph-target groups (one per mesh node with targets).
+    pub morph_groups: Vec<MorphGroup>,
+    /// How many morph weights the pose holds (the groups' targets together).
+    pub morph_count: usize,
     /// Clips.
     pub clips: Vec<Clip3D>,
     /// The skinned mesh, when the file has one.
@@ -302,7 +391,8 @@ pub struct Skeleton3D {
 }
 
 impl Skeleton3D {
-    /// Assembles a skeleton (joints must be ordered parents first).
+    /// Assembles a skeleton (joints must be ordered parents first); `root_transform` is the
+    /// offset of every root bone (see [`offsets`](Self::offsets) for other offsets).
     pub fn new(
         names: Vec<String>,
         parents: Vec<Option<u16>>,
@@ -315,19 +405,48 @@ impl Skeleton3D {
         let spacing =
             clips.iter().map(|c| c.channels.iter().map(|ch| Spacing::of(&ch.times)).collect()).collect();
         let baked = clips.iter().map(Baked::of).collect();
+        let root = (root_transform != Mat4::IDENTITY).then(|| Affine3A::from_mat4(root_transform));
+        let offsets = parents.iter().map(|p| if p.is_none() { root } else { None }).collect();
         Skeleton3D {
             names,
             parents,
             setup_translation: rest.iter().map(|r| r.0).collect(),
             setup_rotation: rest.iter().map(|r| r.1).collect(),
             setup_scale: rest.iter().map(|r| r.2).collect(),
-            root_transform,
+            offsets,
+            morph_groups: Vec::new(),
+            morph_count: 0,
             clips,
             mesh,
             clip_names,
             spacing,
             baked,
         }
+    }
+
+    /// Sets every bone's offset (identity matrices are stored as `None`).
+    pub fn with_offsets(mut self, offsets: Vec<Mat4>) -> Self {
+        self.offsets = offsets
+            .into_iter()
+            .map(|m| (!m.abs_diff_eq(Mat4::IDENTITY, 1e-7)).then(|| Affine3A::from_mat4(m)))
+            .collect();
+        self
+    }
+
+    /// Sets the morph-target groups.
+    pub fn with_morph_groups(mut self, groups: Vec<MorphGroup>) -> Self {
+        self.morph_count = groups.iter().map(|g| g.default_weights.len()).sum();
+        self.morph_groups = groups;
+        self
+    }
+
+    /// The default morph weights, in pose order.
+    pub fn morph_defaults(&self) -> Vec<f32> {
+        let mut w = vec![0.0; self.morph_count];
+        for g in &self.morph_groups {
+            w[g.first..g.first + g.default_weights.len()].copy_from_slice(&g.default_weights);
+        }
+        w
     }
 
     /// How many bones (glTF's joints; both backends say bone).

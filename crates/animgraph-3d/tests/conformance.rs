@@ -51,6 +51,7 @@ fn rig() -> Skeleton3D {
                     ),
                 })
                 .collect(),
+            ..Default::default()
         })
         .collect();
     Skeleton3D::new(
@@ -91,6 +92,7 @@ fn spin_rig(rotations: &[(&str, Quat)]) -> Arc<Skeleton3D> {
             name: name.to_string(),
             duration: 1.0,
             channels: vec![constant(0, Property::Rotation, Vec4::from(*q), 1.0)],
+            ..Default::default()
         })
         .collect();
     Arc::new(Skeleton3D::new(

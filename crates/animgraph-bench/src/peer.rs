@@ -243,7 +243,7 @@ impl Ours {
                         });
                     }
                 }
-                Clip3D { name: c.name.into(), duration: c.length, channels }
+                Clip3D { name: c.name.into(), duration: c.length, channels, ..Default::default() }
             })
             .collect();
         let skeleton = Skeleton3D::new(
