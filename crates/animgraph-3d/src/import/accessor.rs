@@ -142,6 +142,15 @@ impl Accessors<'_> {
         self.root.accessors.get(index).ok_or_else(|| format!("accessors[{index}] does not exist"))
     }
 
+    /// The accessor's component type and whether it is normalized.
+    pub fn component(&self, index: usize) -> Option<(ComponentType, bool)> {
+        let a = self.root.accessors.get(index)?;
+        match a.component_type {
+            Checked::Valid(GenericComponentType(c)) => Some((c, a.normalized)),
+            Checked::Invalid => None,
+        }
+    }
+
     /// Reads accessor `index` as floats, `n` components per element (the accessor must have
     /// that many), flattened. Normalized integers become 0..1 (or -1..1); others keep their value.
     pub fn floats(&self, index: usize, n: usize) -> Result<Vec<f32>, String> {
@@ -193,7 +202,9 @@ impl Accessors<'_> {
             let ic = match ic.0 {
                 ComponentType::U8 | ComponentType::U16 | ComponentType::U32 => ic.0,
                 other => {
-                    return Err(format!("{what}.sparse.indices.componentType {other:?} is not an index type"));
+                    return Err(format!(
+                        "{what}.sparse.indices.componentType {other:?} is not an index type"
+                    ));
                 }
             };
             let (idata, _) = view(self.buffers, self.root, sparse.indices.buffer_view.value())?;

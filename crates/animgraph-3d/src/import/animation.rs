@@ -2,6 +2,7 @@
 //! every sampler checked (times finite and ascending, one value per key, finite values); what is
 //! skipped is reported once per clip, and clips skipping the same things share one line.
 
+use gltf_json::accessor::ComponentType;
 use gltf_json::animation::{Interpolation as GltfInterpolation, Property as GltfProperty};
 use gltf_json::validation::Checked;
 
@@ -102,6 +103,19 @@ pub(crate) fn build(
                     }
                 },
             };
+            // glTF allows float times, and float or normalized integer values (no u32, no
+            // plain integers).
+            let allowed = |a: usize, floats_only: bool| match cx.accessors.component(a) {
+                Some((ComponentType::F32, _)) => true,
+                Some((ComponentType::U32, _)) | None => false,
+                Some((_, normalized)) => normalized && !floats_only,
+            };
+            let scale_or_translation = matches!(path, GltfProperty::Translation | GltfProperty::Scale);
+            if !allowed(sampler.input.value(), true) || !allowed(sampler.output.value(), scale_or_translation)
+            {
+                skipped.add("store keys in a component type glTF does not allow there", node_name);
+                continue;
+            }
             let times = cx.accessors.floats(sampler.input.value(), 1);
             let values = if path == GltfProperty::MorphTargetWeights {
                 cx.accessors.floats(sampler.output.value(), 1)
