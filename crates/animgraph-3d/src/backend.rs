@@ -304,14 +304,18 @@ impl Skeleton3DPoseBackend {
             .collect()
     }
 
-    /// The morph weights per group, as `simulate --poses` prints them.
+    /// The morph weights per mesh node, as `simulate --poses` prints them (`morphs`). Nodes
+    /// named alike are told apart by their group names.
     pub fn morph_pose(&self) -> Vec<(String, Vec<f32>)> {
         self.skeleton
             .morph_groups
             .iter()
             .map(|g| {
                 let n = g.default_weights.len();
-                (g.name.clone(), self.pose.morph_weights[g.first..g.first + n].to_vec())
+                let unique =
+                    self.skeleton.morph_groups.iter().filter(|o| o.node_name == g.node_name).count() == 1;
+                let name = if unique { g.node_name.clone() } else { g.name.clone() };
+                (name, self.pose.morph_weights[g.first..g.first + n].to_vec())
             })
             .collect()
     }

@@ -8,9 +8,11 @@
 
 pub mod backend;
 pub mod import;
+pub mod library;
 pub mod skeleton;
 
 pub use backend::{Pose3D, Skeleton3DPoseBackend};
+pub use library::{LibraryReport, Retarget};
 pub use skeleton::Skeleton3D;
 pub mod render;
 

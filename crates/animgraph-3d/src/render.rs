@@ -93,32 +93,12 @@ pub fn skin_positions(skeleton: &Skeleton3D, pose: &Pose3D, out: &mut Vec<(Vec3,
 /// framing it with room to move.
 pub fn fit_camera(skeleton: &Skeleton3D, pose: &Pose3D, width: u32, height: u32) -> Camera3D {
     let (centre, radius) = pose_sphere(skeleton, pose);
-    let direction = Vec3::new(0.45, 0.25, 1.0).normalize();
-    let eye = centre + Vec3::Y * radius * 0.25 + direction * radius * 4.2;
-    let view = Mat4::look_at_rh(eye, centre, Vec3::Y);
-    let projection =
-        Mat4::perspective_rh(35f32.to_radians(), width as f32 / height as f32, radius * 0.1, radius * 10.0);
-    Camera3D { view_projection: projection * view, light: Vec3::new(0.4, 0.8, 0.6).normalize() }
+    sphere_camera(centre, radius, width, height)
 }
 
 /// The centre and radius of what a pose shows (its skinned mesh, or its joints without one).
 pub fn pose_sphere(skeleton: &Skeleton3D, pose: &Pose3D) -> (Vec3, f32) {
-    let mut skinned = Vec::new();
-    skin_positions(skeleton, pose, &mut skinned);
-    let points: Vec<Vec3> = if skinned.is_empty() {
-        pose.world.iter().map(|m| Vec3::from(m.translation)).collect()
-    } else {
-        skinned.iter().map(|p| p.0).collect()
-    };
-    let (mut min, mut max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
-    for p in &points {
-        min = min.min(*p);
-        max = max.max(*p);
-    }
-    if points.is_empty() {
-        return (Vec3::ZERO, 1.0);
-    }
-    ((min + max) * 0.5, ((max - min).length() * 0.5).max(1e-3))
+    bounds_sphere(pose_bounds(skeleton, pose))
 }
 
 /// An orbit camera around `centre`: `yaw` turns around the vertical (0 looks from +z), `pitch`
@@ -225,7 +205,8 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
             }
         }
     }
-    if options.joints {
+    // A file without a mesh (a clip library, a bare armature) shows its bones.
+    if options.joints || skeleton.mesh.is_none() {
         for (j, parent) in skeleton.parents.iter().enumerate() {
             let Some(p) = parent else { continue };
             let (Some(a), Some(b)) = (
@@ -250,10 +231,50 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
     animgraph_draw::downscale(canvas, options.width.max(1), options.height.max(1), ss)
 }
 
+/// A camera like [`fit_camera`] framing a sphere (centre, radius).
+pub fn sphere_camera(centre: Vec3, radius: f32, width: u32, height: u32) -> Camera3D {
+    let direction = Vec3::new(0.45, 0.25, 1.0).normalize();
+    let eye = centre + Vec3::Y * radius * 0.25 + direction * radius * 4.2;
+    let view = Mat4::look_at_rh(eye, centre, Vec3::Y);
+    let projection = Mat4::perspective_rh(
+        35f32.to_radians(),
+        width.max(1) as f32 / height.max(1) as f32,
+        radius * 0.1,
+        radius * 10.0,
+    );
+    Camera3D { view_projection: projection * view, light: Vec3::new(0.4, 0.8, 0.6).normalize() }
+}
+
+/// The box (min, max) of what a pose shows (its skinned mesh, or its joints without one).
+pub fn pose_bounds(skeleton: &Skeleton3D, pose: &Pose3D) -> Option<(Vec3, Vec3)> {
+    let mut skinned = Vec::new();
+    skin_positions(skeleton, pose, &mut skinned);
+    let points: Vec<Vec3> = if skinned.is_empty() {
+        pose.world.iter().map(|m| Vec3::from(m.translation)).collect()
+    } else {
+        skinned.iter().map(|p| p.0).collect()
+    };
+    let first = *points.first()?;
+    Some(points.iter().fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))))
+}
+
+/// The sphere around the union of boxes (as [`pose_sphere`] for one).
+pub fn bounds_sphere(boxes: impl IntoIterator<Item = (Vec3, Vec3)>) -> (Vec3, f32) {
+    let mut union: Option<(Vec3, Vec3)> = None;
+    for (lo, hi) in boxes {
+        union = Some(union.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+    }
+    match union {
+        Some((lo, hi)) => ((lo + hi) * 0.5, ((hi - lo).length() * 0.5).max(1e-3)),
+        None => (Vec3::ZERO, 1.0),
+    }
+}
+
 #[cfg(feature = "tools")]
 /// Runs a graph from a script on a 3D skeleton and renders the requested frames, calling
-/// `frame_done(frame, image)` for each. The camera frames the rest pose. Returns how many frames
-/// were drawn.
+/// `frame_done(frame, image)` for each. The camera frames every requested frame's pose (the
+/// script runs twice: once to measure, once to draw), so a character that travels stays in
+/// view. Returns how many frames were drawn.
 pub fn render_script(
     skeleton: std::sync::Arc<Skeleton3D>,
     graph: &animgraph_runtime::graph::ValidGraph,
@@ -263,7 +284,13 @@ pub fn render_script(
     mut frame_done: impl FnMut(u32, Pixmap),
 ) -> Result<usize, animgraph_runtime::script::SimulationError> {
     let backend = crate::Skeleton3DPoseBackend::new(std::sync::Arc::clone(&skeleton));
-    let camera = fit_camera(&skeleton, &backend.pose, options.width, options.height);
+    let rest = pose_sphere(&skeleton, &backend.pose);
+    let mut boxes = Vec::new();
+    let mut measure = animgraph_runtime::script::Simulation::new(graph, script, backend)?;
+    measure.run_frames(frames, |_, s| boxes.extend(pose_bounds(&skeleton, &s.backend.pose)))?;
+    let (centre, radius) = if boxes.is_empty() { rest } else { bounds_sphere(boxes) };
+    let camera = sphere_camera(centre, radius, options.width, options.height);
+    let backend = crate::Skeleton3DPoseBackend::new(std::sync::Arc::clone(&skeleton));
     let mut simulation = animgraph_runtime::script::Simulation::new(graph, script, backend)?;
     let rendered = simulation.run_frames(frames, |frame, s| {
         frame_done(frame, render(&skeleton, &s.backend.pose, &camera, options))

@@ -309,8 +309,11 @@ pub struct Clip3D {
 /// through its `owner` joint (the joint carrying most of its mesh), with `IncludeChildren`.
 #[derive(Clone, Debug)]
 pub struct MorphGroup {
-    /// The mesh node's name (unique among joints and groups).
+    /// The group's name for masks: the mesh node's name, with `.morph` added when a joint or an
+    /// earlier group has that name.
     pub name: String,
+    /// The mesh node's name as the file gives it (`simulate --poses` prints weights under it).
+    pub node_name: String,
     /// The joint the group belongs to for masks.
     pub owner: u16,
     /// Its first weight in [`crate::Pose3D::morph_weights`].
@@ -452,6 +455,14 @@ impl Skeleton3D {
     /// How many bones (glTF's joints; both backends say bone).
     pub fn bone_count(&self) -> usize {
         self.names.len()
+    }
+
+    /// Adds a clip (named uniquely by the caller), indexing it as [`new`](Self::new) does.
+    pub fn push_clip(&mut self, clip: Clip3D) {
+        self.spacing.push(clip.channels.iter().map(|ch| Spacing::of(&ch.times)).collect());
+        self.baked.push(Baked::of(&clip));
+        self.clip_names.insert(&clip.name, self.clips.len());
+        self.clips.push(clip);
     }
 
     /// A bone's index by name.

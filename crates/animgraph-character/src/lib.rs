@@ -65,6 +65,18 @@ impl Character {
     /// file `{"graph clip name": "skeleton clip name"}` so one graph drives skeletons whose
     /// clips are named differently.
     pub fn load(path: &Path, clip_map: Option<&Path>) -> Result<Loaded, String> {
+        Character::load_with_libraries(path, clip_map, &[])
+    }
+
+    /// [`load`](Self::load), adding the clips of each clip library (a glTF whose joints match
+    /// the character's by name, e.g. a Mixamo or KayKit animation pack; see
+    /// [`animgraph_3d::library`] for the matching and retargeting rules) before the clip map
+    /// applies, so the map may name library clips. Libraries are for glTF characters.
+    pub fn load_with_libraries(
+        path: &Path,
+        clip_map: Option<&Path>,
+        libraries: &[std::path::PathBuf],
+    ) -> Result<Loaded, String> {
         let map: BTreeMap<String, String> = match clip_map {
             None => BTreeMap::new(),
             Some(file) => std::fs::read_to_string(file)
@@ -95,6 +107,13 @@ impl Character {
                         }
                     }
                 });
+                if let Some(library) = libraries.first() {
+                    return Err(format!(
+                        "{}: clip libraries are glTF files for glTF characters; {} is a 2D skeleton, whose clips live in its .mskel",
+                        library.display(),
+                        path.display()
+                    ));
+                }
                 let mut skeleton = Skeleton2D::new(data).map_err(|e| format!("{}: {e}", path.display()))?;
                 for (alias, clip) in &map {
                     if !skeleton.alias_clip(alias, clip) {
@@ -108,6 +127,18 @@ impl Character {
                     .map_err(|e| format!("{}: {e}", path.display()))?;
                 warnings.extend(imported.warnings.iter().map(|w| w.to_string()));
                 let mut skeleton = imported.skeleton;
+                for library in libraries {
+                    let source = library.display().to_string();
+                    let clips =
+                        animgraph_3d::import::import_file(library).map_err(|e| format!("{source}: {e}"))?;
+                    warnings.extend(clips.warnings.iter().map(|w| format!("{source}: {w}")));
+                    let report =
+                        skeleton.add_library(&clips.skeleton, animgraph_3d::Retarget::default(), &source)?;
+                    if report.clips.is_empty() {
+                        warnings.push(format!("{source}: the file has no animations to add"));
+                    }
+                    warnings.extend(report.warnings);
+                }
                 for (alias, clip) in &map {
                     if !skeleton.alias_clip(alias, clip) {
                         return Err(unknown(clip));

@@ -19,6 +19,10 @@ pub struct Args {
     /// With --skeleton: a JSON object mapping the graph's clip names to the skeleton's.
     #[arg(long, value_name = "MAP.json", requires = "skeleton")]
     clip_map: Option<PathBuf>,
+    /// With a glTF skeleton: clip libraries, glTF files whose animations drive the character
+    /// (joints matched by name; translations keep the character's rest, see the README).
+    #[arg(long = "clips", value_name = "LIB.glb", num_args = 1.., requires = "skeleton")]
+    clips: Vec<PathBuf>,
     /// Print one JSON object instead of lines: {"files": [{"file", "errors", "warnings",
     /// "findings": [{"code", "name", "severity", "path", "resource", "property", "line",
     /// "subject", "message", "fix"}]}]}.
@@ -30,7 +34,7 @@ pub struct Args {
 pub fn run(args: &Args) -> ExitCode {
     let facts = match &args.skeleton {
         None => None,
-        Some(path) => match crate::skeleton::load(path, args.clip_map.as_deref()) {
+        Some(path) => match crate::skeleton::load(path, args.clip_map.as_deref(), &args.clips) {
             Ok(character) => {
                 let mut clips: Vec<String> = character.clips().into_iter().map(|c| c.name).collect();
                 if let Some(map) = &args.clip_map {

@@ -23,6 +23,10 @@ pub struct Args {
     /// A JSON object mapping the graph's clip names to the skeleton's, e.g. {"walk": "Walking"}.
     #[arg(long, value_name = "MAP.json")]
     clip_map: Option<PathBuf>,
+    /// With a glTF skeleton: clip libraries, glTF files whose animations drive the character
+    /// (joints matched by name; translations keep the character's rest, see the README).
+    #[arg(long = "clips", value_name = "LIB.glb", num_args = 1..)]
+    clips: Vec<PathBuf>,
     /// The parameter script (see `animgraph simulate --help`).
     #[arg(long, value_name = "S.json")]
     script: PathBuf,
@@ -53,7 +57,7 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(l) => l.graph,
         Err(e) => return fail(format!("{}: {e}", args.graph.display())),
     };
-    let character = match crate::skeleton::load(&args.skeleton, args.clip_map.as_deref()) {
+    let character = match crate::skeleton::load(&args.skeleton, args.clip_map.as_deref(), &args.clips) {
         Ok(c) => c,
         Err(e) => return fail(e),
     };

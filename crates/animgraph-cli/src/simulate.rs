@@ -28,8 +28,13 @@ pub struct Args {
     /// With --skeleton: a JSON object mapping the graph's clip names to the skeleton's.
     #[arg(long, value_name = "MAP.json", requires = "skeleton")]
     clip_map: Option<PathBuf>,
+    /// With a glTF skeleton: clip libraries, glTF files whose animations drive the character
+    /// (joints matched by name; translations keep the character's rest, see the README).
+    #[arg(long = "clips", value_name = "LIB.glb", num_args = 1.., requires = "skeleton")]
+    clips: Vec<PathBuf>,
     /// With --skeleton: add each frame's applied local pose, bone -> for 2D [x, y, rotation_deg,
-    /// scale_x, scale_y, shear_x, shear_y], for 3D [tx, ty, tz, qx, qy, qz, qw, sx, sy, sz].
+    /// scale_x, scale_y, shear_x, shear_y], for 3D [tx, ty, tz, qx, qy, qz, qw, sx, sy, sz], and for 3D
+    /// files with morph targets a `morphs` object: mesh node name -> its blended weights.
     #[arg(long, requires = "skeleton")]
     poses: bool,
     /// Add each frame's `explain` object: per layer what was checked, every candidate transition
@@ -72,7 +77,7 @@ pub fn run(args: &Args) -> ExitCode {
         }
     };
     if let Some(path) = &args.skeleton {
-        let character = match crate::skeleton::load(path, args.clip_map.as_deref()) {
+        let character = match crate::skeleton::load(path, args.clip_map.as_deref(), &args.clips) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("{e}");
@@ -92,19 +97,24 @@ pub fn run(args: &Args) -> ExitCode {
             )
             .map(|s| {
                 print_frames(s, args, |s| {
-                    pose_json(s.backend.local_pose().into_iter().map(|(n, v)| (n, v.to_vec())).collect())
+                    (
+                        pose_json(s.backend.local_pose().into_iter().map(|(n, v)| (n, v.to_vec())).collect()),
+                        None,
+                    )
                 })
             }),
-            crate::skeleton::Character::ThreeD(skeleton) => Simulation::new(
-                &graph,
-                &script,
-                animgraph_3d::Skeleton3DPoseBackend::new(skeleton),
-            )
-            .map(|s| {
-                print_frames(s, args, |s| {
-                    pose_json(s.backend.local_pose().into_iter().map(|(n, v)| (n, v.to_vec())).collect())
-                })
-            }),
+            crate::skeleton::Character::ThreeD(skeleton) => {
+                Simulation::new(&graph, &script, animgraph_3d::Skeleton3DPoseBackend::new(skeleton)).map(
+                    |s| {
+                        print_frames(s, args, |s| {
+                            let joints =
+                                s.backend.local_pose().into_iter().map(|(n, v)| (n, v.to_vec())).collect();
+                            let morphs = s.backend.morph_pose();
+                            (pose_json(joints), (!morphs.is_empty()).then(|| pose_json(morphs)))
+                        })
+                    },
+                )
+            }
         };
         return result.unwrap_or_else(|e| {
             eprintln!("{}: {e}", args.script.display());
@@ -118,14 +128,14 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    print_frames(simulation, args, |_| serde_json::Value::Null)
+    print_frames(simulation, args, |_| (serde_json::Value::Null, None))
 }
 
-/// Prints one JSON object per frame; with `--poses`, adds `pose(simulation)`.
+/// Prints one JSON object per frame; with `--poses`, adds `pose(simulation)` (and `morphs`).
 fn print_frames<B: PoseBackend + BackendNames>(
     mut simulation: Simulation<B>,
     args: &Args,
-    pose: impl Fn(&Simulation<B>) -> serde_json::Value,
+    pose: impl Fn(&Simulation<B>) -> (serde_json::Value, Option<serde_json::Value>),
 ) -> ExitCode {
     for warning in simulation.player.warnings() {
         eprintln!("{}: warning: {}", args.graph.display(), warning.message);
@@ -166,7 +176,11 @@ fn print_frames<B: PoseBackend + BackendNames>(
         let line = if args.poses || args.explain {
             let mut value = serde_json::to_value(&record).expect("records serialise");
             if args.poses {
-                value["pose"] = pose(&simulation);
+                let (joints, morphs) = pose(&simulation);
+                value["pose"] = joints;
+                if let Some(morphs) = morphs {
+                    value["morphs"] = morphs;
+                }
             }
             if let Some(explain) = animgraph_runtime::frame::ExplainRecord::capture(&simulation.player) {
                 value["explain"] = serde_json::to_value(explain).expect("records serialise");

@@ -6,8 +6,12 @@ use std::path::Path;
 pub use animgraph_character::Character;
 
 /// Loads a character, printing its warnings to stderr.
-pub fn load(path: &Path, clip_map: Option<&Path>) -> Result<Character, String> {
-    let loaded = Character::load(path, clip_map)?;
+pub fn load(
+    path: &Path,
+    clip_map: Option<&Path>,
+    libraries: &[std::path::PathBuf],
+) -> Result<Character, String> {
+    let loaded = Character::load_with_libraries(path, clip_map, libraries)?;
     for w in &loaded.warnings {
         eprintln!("{}: warning: {w}", path.display());
     }

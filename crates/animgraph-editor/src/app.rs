@@ -148,7 +148,7 @@ impl Editor {
                 let mut tab = Tab::new(doc);
                 let skeleton = self.settings.skeleton_for(&path).cloned().or_else(|| sibling_skeleton(&path));
                 if let Some(skeleton) = skeleton {
-                    match CharacterInfo::load(&skeleton) {
+                    match CharacterInfo::load_with(&skeleton, &self.settings.libraries_for(&skeleton)) {
                         Ok(c) => tab.set_character(Some(c)),
                         Err(e) => {
                             tab.doc.status = format!("{}; the skeleton did not load: {e}", tab.doc.status)
@@ -200,18 +200,79 @@ impl Editor {
 
     /// Chooses the active graph's skeleton (remembered for its file).
     pub fn choose_skeleton(&mut self, path: PathBuf) {
+        let libraries = self.settings.libraries_for(&path);
         let Some(tab) = self.tabs.get_mut(self.active) else { return };
-        match CharacterInfo::load(&path) {
+        match CharacterInfo::load_with(&path, &libraries) {
             Ok(c) => {
                 let missing = c.missing_clips(&tab.doc.graph);
+                let from = if libraries.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} from clip libraries)", libraries.len())
+                };
                 tab.doc.status = if missing.is_empty() {
-                    format!("skeleton {}: {} bones, {} clips", c.name, c.bones.len(), c.clips.len())
+                    format!("skeleton {}: {} bones, {} clips{from}", c.name, c.bones.len(), c.clips.len())
                 } else {
                     format!("skeleton {}: the graph names clips it lacks: {}", c.name, missing.join(", "))
                 };
                 if let Some(graph) = tab.doc.path.clone() {
                     self.settings.set_skeleton(&graph, &path);
                 }
+                tab.set_character(Some(c));
+                self.save_settings();
+            }
+            Err(e) => tab.doc.status = e,
+        }
+    }
+
+    /// Adds clip libraries to the active graph's glTF skeleton (remembered for that skeleton):
+    /// the skeleton reloads with them; a library that does not fit leaves it as it was.
+    pub fn add_clip_libraries(&mut self, paths: Vec<PathBuf>) {
+        let Some(tab) = self.tabs.get_mut(self.active) else { return };
+        let Some(current) = &tab.character else {
+            tab.doc.status = "choose a glTF skeleton first; clip libraries add clips to it".into();
+            return;
+        };
+        let mut libraries = current.libraries.clone();
+        libraries.extend(paths.iter().filter(|p| !current.libraries.contains(p)).cloned());
+        let before = current.clips.len();
+        match CharacterInfo::load_with(&current.path.clone(), &libraries) {
+            Ok(c) => {
+                let names: Vec<String> = paths
+                    .iter()
+                    .map(|p| {
+                        p.file_name()
+                            .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+                    })
+                    .collect();
+                let noticed = if c.warnings.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", c.warnings.join("; "))
+                };
+                tab.doc.status = format!(
+                    "clip library {}: {} clips added ({} in all){noticed}",
+                    names.join(", "),
+                    c.clips.len() - before,
+                    c.clips.len()
+                );
+                self.settings.set_libraries(&c.path, &libraries);
+                tab.set_character(Some(c));
+                self.save_settings();
+            }
+            Err(e) => tab.doc.status = e,
+        }
+    }
+
+    /// Removes the active skeleton's clip libraries.
+    pub fn clear_clip_libraries(&mut self) {
+        let Some(tab) = self.tabs.get_mut(self.active) else { return };
+        let Some(current) = &tab.character else { return };
+        let path = current.path.clone();
+        match CharacterInfo::load(&path) {
+            Ok(c) => {
+                tab.doc.status = format!("clip libraries removed: {} clips", c.clips.len());
+                self.settings.set_libraries(&path, &[]);
                 tab.set_character(Some(c));
                 self.save_settings();
             }
@@ -405,11 +466,40 @@ impl Editor {
             let load = ui
                 .add_enabled(!self.skeleton_field.trim().is_empty(), egui::Button::new("Load skeleton"))
                 .clicked();
+            let three_d = self
+                .tabs
+                .get(self.active)
+                .and_then(|t| t.character.as_ref())
+                .map(|c| (c.character.kind() == "3D", c.libraries.len()));
+            let (add_library, add_clips, clear) = match three_d {
+                Some((true, libraries)) => {
+                    let pick = ui.add_enabled(!busy, egui::Button::new("Add clip library...")).clicked();
+                    let typed = ui
+                        .add_enabled(!self.skeleton_field.trim().is_empty(), egui::Button::new("Add clips"))
+                        .on_hover_text(
+                            "Add the glTF in the path field as a clip library (its joints match by name)",
+                        )
+                        .clicked();
+                    let clear =
+                        libraries > 0 && ui.button(format!("Remove {libraries} clip libraries")).clicked();
+                    (pick, typed, clear)
+                }
+                _ => (false, false, false),
+            };
             if choose {
                 self.dialogs.ask(Purpose::Skeleton, None);
             }
             if load {
                 self.choose_skeleton(PathBuf::from(self.skeleton_field.trim()));
+            }
+            if add_library {
+                self.dialogs.ask(Purpose::ClipLibrary, None);
+            }
+            if add_clips {
+                self.add_clip_libraries(vec![PathBuf::from(self.skeleton_field.trim())]);
+            }
+            if clear {
+                self.clear_clip_libraries();
             }
         });
         let status = match self.tabs.get(self.active) {
@@ -434,6 +524,7 @@ impl Editor {
             }
             Purpose::SaveAs => self.save_as(paths[0].clone()),
             Purpose::Skeleton => self.choose_skeleton(paths[0].clone()),
+            Purpose::ClipLibrary => self.add_clip_libraries(paths),
         }
     }
 

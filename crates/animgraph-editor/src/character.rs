@@ -20,12 +20,19 @@ pub struct CharacterInfo {
     pub character: Character,
     /// What loading it noticed.
     pub warnings: Vec<String>,
+    /// Clip libraries whose clips were added (glTF skeletons only).
+    pub libraries: Vec<PathBuf>,
 }
 
 impl CharacterInfo {
     /// Loads a `.mskel`, `.glb` or `.gltf` file.
     pub fn load(path: &Path) -> Result<CharacterInfo, String> {
-        let loaded = Character::load(path, None)?;
+        CharacterInfo::load_with(path, &[])
+    }
+
+    /// Loads a skeleton with clip libraries (glTF files whose joints match it by name).
+    pub fn load_with(path: &Path, libraries: &[PathBuf]) -> Result<CharacterInfo, String> {
+        let loaded = Character::load_with_libraries(path, None, libraries)?;
         let name =
             path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         Ok(CharacterInfo {
@@ -35,6 +42,7 @@ impl CharacterInfo {
             clips: loaded.character.clips(),
             character: loaded.character,
             warnings: loaded.warnings,
+            libraries: libraries.to_vec(),
         })
     }
 

@@ -15,6 +15,8 @@ pub enum Purpose {
     SaveAs,
     /// Choose the active graph's skeleton.
     Skeleton,
+    /// Add a clip library to the active graph's (glTF) skeleton.
+    ClipLibrary,
 }
 
 /// At most one dialog at a time.
@@ -52,6 +54,9 @@ impl Dialogs {
                     .collect(),
                 Purpose::Skeleton => {
                     dialog.add_filter("Skeleton", &["mskel", "glb", "gltf"]).pick_file().into_iter().collect()
+                }
+                Purpose::ClipLibrary => {
+                    dialog.add_filter("glTF clip library", &["glb", "gltf"]).pick_files().unwrap_or_default()
                 }
             };
             let _ = send.send(chosen);

@@ -19,6 +19,8 @@ pub struct Settings {
     pub recent: Vec<PathBuf>,
     /// The preview skeleton chosen per graph file.
     pub skeletons: BTreeMap<PathBuf, PathBuf>,
+    /// Clip libraries added to a glTF skeleton, per skeleton file.
+    pub clip_libraries: BTreeMap<PathBuf, Vec<PathBuf>>,
     /// Where the settings live (`None`: not saved, as in tests).
     #[serde(skip)]
     pub file: Option<PathBuf>,
@@ -82,6 +84,20 @@ impl Settings {
     /// The skeleton remembered for a graph file.
     pub fn skeleton_for(&self, graph: &Path) -> Option<&PathBuf> {
         self.skeletons.get(&canonical(graph))
+    }
+
+    /// The clip libraries remembered for a skeleton file.
+    pub fn libraries_for(&self, skeleton: &Path) -> Vec<PathBuf> {
+        self.clip_libraries.get(&canonical(skeleton)).cloned().unwrap_or_default()
+    }
+
+    /// Remembers a skeleton's clip libraries (none forgets them).
+    pub fn set_libraries(&mut self, skeleton: &Path, libraries: &[PathBuf]) {
+        if libraries.is_empty() {
+            self.clip_libraries.remove(&canonical(skeleton));
+        } else {
+            self.clip_libraries.insert(canonical(skeleton), libraries.iter().map(|l| canonical(l)).collect());
+        }
     }
 
     /// Remembers the skeleton for a graph file.

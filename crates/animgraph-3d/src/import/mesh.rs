@@ -458,7 +458,13 @@ pub(crate) fn build(
             }
             taken.insert(name.clone());
             groups.push(Group {
-                group: MorphGroup { name, owner, first: group_first, default_weights },
+                group: MorphGroup {
+                    name,
+                    node_name: cx.nodes.names[n].clone(),
+                    owner,
+                    first: group_first,
+                    default_weights,
+                },
                 node: n,
             });
         }
