@@ -473,3 +473,143 @@ fn a_quantized_file_poses_like_the_float_original() {
     assert!(a.0.abs_diff_eq(b.0, 0.04) && a.1.abs_diff_eq(b.1, 0.04), "{a:?} {b:?}");
     assert!(b.2 > 6000, "{} vertices", b.2);
 }
+
+fn rig(names: &[&str], hips_rest: Vec3, clips: Vec<animgraph_3d::skeleton::Clip3D>) -> Skeleton3D {
+    let parents = (0..names.len()).map(|i| if i == 0 { None } else { Some(0) }).collect();
+    let rest = (0..names.len())
+        .map(|i| (if i == 0 { hips_rest } else { Vec3::Y }, glam::Quat::IDENTITY, Vec3::ONE))
+        .collect();
+    Skeleton3D::new(
+        names.iter().map(|n| n.to_string()).collect(),
+        parents,
+        rest,
+        glam::Mat4::IDENTITY,
+        clips,
+        None,
+    )
+}
+
+fn key(
+    joint: u16,
+    property: animgraph_3d::skeleton::Property,
+    v: glam::Vec4,
+) -> animgraph_3d::skeleton::Channel {
+    animgraph_3d::skeleton::Channel {
+        joint,
+        property,
+        interpolation: animgraph_3d::skeleton::Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![v, v],
+    }
+}
+
+#[test]
+fn clip_libraries_match_joints_by_name_keep_the_characters_rest_and_report_once() {
+    use animgraph_3d::Retarget;
+    use animgraph_3d::skeleton::{Clip3D, Property};
+    let own = Clip3D { name: "Walk".into(), duration: 1.0, ..Default::default() };
+    let character = rig(&["mixamorig:Hips", "mixamorig:Spine", "Jaw"], Vec3::new(0.0, 1.0, 0.0), vec![own]);
+    let walk = Clip3D {
+        name: "Walk".into(),
+        duration: 1.0,
+        channels: vec![
+            key(0, Property::Translation, glam::Vec4::new(0.0, 2.5, 0.0, 0.0)),
+            key(1, Property::Rotation, glam::Quat::from_rotation_x(0.5).into()),
+            key(2, Property::Rotation, glam::Quat::from_rotation_z(0.5).into()),
+        ],
+        ..Default::default()
+    };
+    let library = rig(&["mixamorig1:Hips", "mixamorig1:Spine", "Tail"], Vec3::new(0.0, 2.0, 0.0), vec![walk]);
+    let mut shifted = character.clone();
+    let report = shifted.add_library(&library, Retarget::RestOffset, "pack.glb").unwrap();
+    assert_eq!(report.clips, ["Walk.1"]);
+    assert_eq!(
+        report.warnings,
+        [
+            "pack.glb: 1 keyed joints are not in the character, their channels are dropped: Tail",
+            "pack.glb: 1 of the character's joints are not in the library; its clips leave them to the pose below: Jaw",
+            "pack.glb: clip Walk is renamed Walk.1; the character has one so named",
+        ]
+    );
+    let clip = shifted.clip("Walk.1").unwrap();
+    assert_eq!(clip.channels.len(), 2, "the Tail channel is dropped");
+    // The hips move 0.5 above the library's rest: 0.5 above the character's.
+    assert_eq!(clip.channels[0].sample(0.5).y, 1.5);
+    assert_eq!(clip.channels[1].joint, 1, "mixamorig1:Spine is the character's mixamorig:Spine");
+    let mut as_is = character.clone();
+    as_is.add_library(&library, Retarget::AsIs, "pack.glb").unwrap();
+    assert_eq!(as_is.clip("Walk.1").unwrap().channels[0].sample(0.5).y, 2.5);
+    // A library of another rig is refused.
+    let fox = rig(&["b_Root", "b_Hip"], Vec3::ZERO, Vec::new());
+    assert!(
+        character
+            .clone()
+            .add_library(&fox, Retarget::default(), "fox.glb")
+            .unwrap_err()
+            .contains("none of its 2 joints")
+    );
+}
+
+/// Renders `clip` at `time` on `skeleton`, framed on that pose, and compares with a golden.
+fn golden(skeleton: &Arc<Skeleton3D>, clip: &str, time: f32, name: &str) -> Option<String> {
+    use animgraph_3d::render::{RenderOptions3D, fit_camera, render};
+    let mut b = Skeleton3DPoseBackend::new(Arc::clone(skeleton));
+    let id = b.resolve_clip(clip).unwrap_or_else(|| panic!("{clip}"));
+    b.apply(&[sample(id, time, 0)], &[LayerInfo::default()]);
+    let camera = fit_camera(skeleton, &b.pose, 160, 160);
+    let image = render(
+        skeleton,
+        &b.pose,
+        &camera,
+        &RenderOptions3D { width: 160, height: 160, ..Default::default() },
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/goldens").join(format!("{name}.png"));
+    if std::env::var_os("UPDATE_GOLDENS").is_some() {
+        image.save_png(&path).unwrap();
+        return None;
+    }
+    let expected = tiny_skia::Pixmap::load_png(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let differing = image
+        .data()
+        .chunks_exact(4)
+        .zip(expected.data().chunks_exact(4))
+        .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 16))
+        .count();
+    if differing * 200 <= (160 * 160) {
+        return None;
+    }
+    let actual = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}_actual.png"));
+    image.save_png(&actual).unwrap();
+    Some(format!("{name}: {differing} pixels differ; see {}", actual.display()))
+}
+
+#[test]
+fn other_peoples_characters_render_like_their_goldens() {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters");
+    // Mannequiny (GDQuest, CC BY 4.0): a character without clips, driven by its clip library.
+    let mut mannequiny = import_file(assets.join("mannequiny/mannequiny.glb")).unwrap().skeleton;
+    assert!(mannequiny.clips.is_empty());
+    let library = import_file(assets.join("mannequiny/mannequiny_clips.glb")).unwrap();
+    assert!(library.skeleton.mesh.is_none());
+    let report =
+        mannequiny.add_library(&library.skeleton, animgraph_3d::Retarget::default(), "clips").unwrap();
+    assert_eq!(report.clips.len(), 10);
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let mannequiny = Arc::new(mannequiny);
+    // MorphStressTest (Khronos, CC BY 4.0): no skin, morph-animated bars and a texture.
+    let morph = import_file(assets.join("morph/MorphStressTest.gltf")).unwrap();
+    assert!(morph.warnings.is_empty(), "{:?}", morph.warnings);
+    let morph = Arc::new(morph.skeleton);
+    assert_eq!(morph.morph_groups.len(), 1);
+    assert_eq!(morph.morph_count, 8);
+    let failures: Vec<String> = [
+        golden(&mannequiny, "run_root.001", 0.3, "mannequiny_run"),
+        golden(&mannequiny, "fight_kick_root.001", 0.5, "mannequiny_kick"),
+        golden(&morph, &morph.clips[0].name.clone(), 1.0, "morph_stress_1s"),
+        golden(&morph, &morph.clips[1].name.clone(), 2.5, "morph_stress_clip1"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}\n(re-bless with UPDATE_GOLDENS=1)", failures.join("\n"));
+}

@@ -241,6 +241,8 @@ fn glb_characters_render_and_print_3d_poses() {
     let frame: serde_json::Value = serde_json::from_str(line).unwrap();
     assert_eq!(frame["pose"]["Hips"].as_array().unwrap().len(), 10, "tx ty tz qx qy qz qw sx sy sz");
     assert_eq!(frame["samples"][0]["clip"], "Idle", "the graph's idle is the Robot's Idle");
+    // The Robot's face: its morph weights per mesh node, keyed by the Idle clip.
+    assert_eq!(frame["morphs"]["Head"].as_array().unwrap().len(), 3, "{}", frame["morphs"]);
     // Without the map the Robot lacks the graph's clips: said, not a crash.
     let (code, text) = animgraph(&[
         "simulate",
@@ -267,6 +269,68 @@ fn glb_characters_render_and_print_3d_poses() {
     assert_eq!(code, 1);
     assert!(text.contains(".mres is not a skeleton; use a .mskel, .glb or .gltf file"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_clip_library_drives_its_character_in_simulate_render_and_lint() {
+    let library = [
+        "--skeleton",
+        "assets/characters/mannequiny/mannequiny.glb",
+        "--clips",
+        "assets/characters/mannequiny/mannequiny_clips.glb",
+        "--clip-map",
+        "assets/graphs/biped.mannequiny.clipmap.json",
+    ];
+    let run = |command: &str, more: &[&str]| {
+        let mut args = vec![command, "assets/graphs/biped.mres"];
+        args.extend(library);
+        args.extend(more);
+        animgraph(&args)
+    };
+    let (code, text) = run("simulate", &["--script", "assets/scripts/biped.json", "--poses"]);
+    assert_eq!(code, 0, "{text}");
+    let frames: Vec<serde_json::Value> =
+        text.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(frames[70]["samples"][0]["clip"], "dash_root.001", "{}", frames[70]["samples"]);
+    assert!(frames[70]["pose"]["pelvis"].is_array());
+    assert_ne!(
+        frames[5]["pose"]["pelvis"], frames[70]["pose"]["pelvis"],
+        "the library's clips move the pelvis"
+    );
+    let (code, text) = run("lint", &[]);
+    assert_eq!(code, 0, "every clip resolves through the library and the map: {text}");
+    let dir = std::env::temp_dir().join(format!("animgraph-library-cli-{}", std::process::id()));
+    let (code, text) = run(
+        "render",
+        &[
+            "--script",
+            "assets/scripts/biped.json",
+            "--frames",
+            "70",
+            "--width",
+            "64",
+            "--height",
+            "64",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(dir.join("frame_0070.png").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A library of another rig is a clear error.
+    let (code, text) = animgraph(&[
+        "simulate",
+        "assets/graphs/biped.mres",
+        "--skeleton",
+        "assets/characters/mannequiny/mannequiny.glb",
+        "--clips",
+        "assets/characters/fox/Fox.glb",
+        "--script",
+        "assets/scripts/biped.json",
+    ]);
+    assert_eq!(code, 1);
+    assert!(text.contains("Fox.glb: none of its 24 joints is named like a joint of the character"), "{text}");
 }
 
 #[test]

@@ -430,8 +430,9 @@ impl Editor {
                 self.close(i);
             }
         });
-        // The skeleton of the active tab.
-        ui.horizontal(|ui| {
+        // The skeleton of the active tab (wrapping: a long "lacks clips" list must not push the
+        // buttons off the window).
+        ui.horizontal_wrapped(|ui| {
             let busy = self.dialogs.busy();
             let Some(tab) = self.tabs.get_mut(self.active) else { return };
             match &tab.character {

@@ -450,6 +450,49 @@ fn a_chosen_skeleton_offers_its_bones_for_the_mask_and_is_remembered() {
 }
 
 #[test]
+fn a_clip_library_adds_its_clips_to_a_gltf_skeleton_and_is_remembered() {
+    let graph = scratch_copy("library");
+    let settings_file = graph.with_file_name("library-settings.json");
+    let (settings, _) = Settings::load(Some(settings_file.clone()));
+    let mut h = harness(Editor::new(vec![graph.clone()], settings));
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/mannequiny");
+    let type_path = |h: &mut Harness<'_, Editor>, path: &std::path::Path| {
+        h.state_mut().skeleton_field.clear();
+        let field = h.get(By::new().label("Skeleton path").role(Role::TextInput));
+        field.focus();
+        field.type_text(path.to_str().unwrap());
+        h.run_steps(1);
+    };
+    type_path(&mut h, &folder.join("mannequiny.glb"));
+    h.get_by_label("Load skeleton").click();
+    h.run_steps(3);
+    assert_eq!(h.state().tabs[0].character.as_ref().map(|c| c.clips.len()), Some(0), "{}", doc(&h).status);
+    type_path(&mut h, &folder.join("mannequiny_clips.glb"));
+    h.get_by_label("Add clips").click();
+    h.run_steps(3);
+    let character = h.state().tabs[0].character.clone().unwrap();
+    assert_eq!(character.clips.len(), 10, "{}", doc(&h).status);
+    assert!(character.clips.iter().any(|c| c.name == "run_root.001"));
+    assert!(
+        doc(&h).status.contains("clip library mannequiny_clips.glb: 10 clips added"),
+        "{}",
+        doc(&h).status
+    );
+    // Remembered for the skeleton: loading it again brings the library's clips.
+    let (reloaded, _) = Settings::load(Some(settings_file));
+    assert_eq!(reloaded.libraries_for(&folder.join("mannequiny.glb")).len(), 1);
+    // A library of another rig leaves the skeleton as it was, with the reason.
+    type_path(&mut h, &folder.join("../fox/Fox.glb"));
+    h.get_by_label("Add clips").click();
+    h.run_steps(3);
+    assert_eq!(h.state().tabs[0].character.as_ref().unwrap().clips.len(), 10);
+    assert!(doc(&h).status.contains("none of its 24 joints"), "{}", doc(&h).status);
+    h.get_by_label("Remove 1 clip libraries").click();
+    h.run_steps(3);
+    assert_eq!(h.state().tabs[0].character.as_ref().unwrap().clips.len(), 0);
+}
+
+#[test]
 fn a_blend_spaces_editor_opens_from_its_menu_and_the_plot_sets_the_parameter() {
     let mut h = open(scratch_copy("blend"));
     // (kittest's synthetic clicks do not make a double-click; the state's menu opens it too.)
