@@ -143,10 +143,12 @@ fn gltf_with_skins(skins: &str, nodes: &str) -> String {
 }
 
 #[test]
-fn files_without_a_skin_or_with_separate_skeletons_are_clear_errors() {
+fn still_files_warn_and_separate_skeletons_are_clear_errors() {
+    // No skin and no animation: a still hierarchy (clips may come from a library), said once.
     let none = gltf_with_skins("[]", r#"[ { "name": "a" } ]"#);
-    let e = import_bytes(none.as_bytes(), None).unwrap_err().to_string();
-    assert!(e.contains("the file has no skin"), "{e}");
+    let still = import_bytes(none.as_bytes(), None).unwrap();
+    assert_eq!(still.skeleton.names, ["a"]);
+    assert!(still.warnings[0].starts_with("the file has no skin and no animations"), "{:?}", still.warnings);
     let two = gltf_with_skins(
         r#"[ { "joints": [0], "inverseBindMatrices": 0 }, { "joints": [1], "inverseBindMatrices": 0 } ]"#,
         r#"[ { "name": "a" }, { "name": "b" } ]"#,

@@ -197,8 +197,8 @@ fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
         bone_nodes.extend(promoted);
     } else {
         if root.animations.is_empty() {
-            return Err(
-                "the file has no skin and no animation, so nothing to animate; export the character with its armature (skin), or the prop with its animations".into(),
+            warnings.push(
+                "the file has no skin and no animations: it imports as a still node hierarchy (add clips from a clip library, or export the character with its armature)".into(),
             );
         }
         // Every node of the scene (or every node, without scenes), a rigid hierarchy.
