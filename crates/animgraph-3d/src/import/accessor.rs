@@ -10,10 +10,20 @@ use gltf_json::validation::Checked;
 /// anything is allocated.
 pub const MAX_ELEMENTS: u64 = 1 << 24;
 
+/// The most values one import reads from accessors in all (268 million): a file that reuses
+/// large accessors from very many primitives or channels is refused instead of reading for
+/// minutes.
+pub const MAX_VALUES_READ: u64 = 1 << 28;
+
+/// The most values an accessor without a buffer view (all zeros, or sparse) may hold.
+const MAX_ZERO_VALUES: u64 = 1 << 22;
+
 /// Reads accessors of one document over its loaded buffers.
 pub(crate) struct Accessors<'a> {
     pub root: &'a gltf_json::Root,
     pub buffers: &'a [Vec<u8>],
+    /// Values read so far.
+    pub read: std::cell::Cell<u64>,
 }
 
 fn component_size(c: ComponentType) -> usize {
@@ -138,6 +148,24 @@ fn check_span(
 }
 
 impl Accessors<'_> {
+    /// Counts `values` against [`MAX_VALUES_READ`] (and [`MAX_ZERO_VALUES`] for an accessor
+    /// without a buffer view) before they are allocated.
+    fn charge(&self, what: &str, values: u64, has_view: bool) -> Result<(), String> {
+        if !has_view && values > MAX_ZERO_VALUES {
+            return Err(format!(
+                "{what} has no buffer view but {values} values, more than the {MAX_ZERO_VALUES} allowed for one"
+            ));
+        }
+        let total = self.read.get().saturating_add(values);
+        if total > MAX_VALUES_READ {
+            return Err(format!(
+                "{what}: the file reads more than {MAX_VALUES_READ} values from accessors in all (accessors reused by too many primitives or channels)"
+            ));
+        }
+        self.read.set(total);
+        Ok(())
+    }
+
     fn accessor(&self, index: usize) -> Result<&gltf_json::Accessor, String> {
         self.root.accessors.get(index).ok_or_else(|| format!("accessors[{index}] does not exist"))
     }
@@ -171,6 +199,7 @@ impl Accessors<'_> {
         if count > MAX_ELEMENTS {
             return Err(format!("{what} has {count} elements, more than the {MAX_ELEMENTS} allowed"));
         }
+        self.charge(&what, count * n as u64, a.buffer_view.is_some())?;
         let mut out = vec![0f32; count as usize * n];
         let size = component_size(component);
         let read_into = |out: &mut [f32], bytes: &[u8]| {
@@ -258,6 +287,7 @@ impl Accessors<'_> {
             // Sparse integer accessors are rare; read through floats (exact below 2^24).
             return Ok(self.floats(index, n)?.into_iter().map(|f| f as u32).collect());
         }
+        self.charge(&what, count * n as u64, a.buffer_view.is_some())?;
         let mut out = vec![0u32; count as usize * n];
         if let Some(v) = a.buffer_view {
             let (data, stride) = view(self.buffers, self.root, v.value())?;

@@ -20,7 +20,7 @@ impl Skipped {
         match self.0.iter_mut().find(|(r, ..)| *r == reason) {
             Some((_, count, nodes)) => {
                 *count += 1;
-                if !nodes.contains(&node) {
+                if nodes.len() < 8 && !nodes.contains(&node) {
                     nodes.push(node);
                 }
             }
@@ -56,6 +56,8 @@ pub(crate) fn build(
         "animation",
         warnings,
     );
+    let group_of: std::collections::HashMap<usize, usize> =
+        groups.iter().enumerate().map(|(g, group)| (group.node, g)).collect();
     let mut clips = Vec::with_capacity(names.len());
     let mut reports: Vec<(String, Vec<String>)> = Vec::new();
     for (animation, name) in root.animations.iter().zip(names) {
@@ -91,7 +93,7 @@ pub(crate) fn build(
                 GltfInterpolation::CubicSpline => Interpolation::CubicSpline,
             };
             let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
-            let group = groups.iter().position(|g| g.node == node);
+            let group = group_of.get(&node).copied();
             let width = match path {
                 GltfProperty::Translation | GltfProperty::Scale => 3,
                 GltfProperty::Rotation => 4,

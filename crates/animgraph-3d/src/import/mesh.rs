@@ -35,7 +35,8 @@ impl Tally {
     fn add(&mut self, kind: &str, subject: String) {
         match self.lines.iter_mut().find(|(k, _)| k == kind) {
             Some((_, s)) => {
-                if !s.contains(&subject) {
+                // A few names say enough; the count keeps growing.
+                if s.len() < 8 && !s.contains(&subject) {
                     s.push(subject);
                 }
             }
@@ -132,16 +133,11 @@ pub(crate) fn build(
                 return Err(format!("nodes[{n}].skin names skin {s}, but the file has {}", skin_bones.len()));
             }
             None => {
-                let mut chain = Mat4::IDENTITY;
-                let mut at = n;
-                let bone = loop {
-                    if let Some(&b) = cx.bone_of_node.get(&at) {
-                        break Some(b);
-                    }
-                    chain = cx.nodes.local(at) * chain;
-                    match cx.nodes.parent[at] {
-                        Some(p) => at = p,
-                        None => break None,
+                let (bone, chain) = match cx.bone_of_node.get(&n) {
+                    Some(&b) => (Some(b), Mat4::IDENTITY),
+                    None => {
+                        let (above, between) = cx.links[n];
+                        (above.map(|a| cx.bone_of_node[&a]), between * cx.nodes.local(n))
                     }
                 };
                 match bone {

@@ -151,7 +151,7 @@ fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
         }
         buffers.push(data);
     }
-    let accessors = accessor::Accessors { root: &root, buffers: &buffers };
+    let accessors = accessor::Accessors { root: &root, buffers: &buffers, read: std::cell::Cell::new(0) };
     let nodes = scene::Nodes::of(&root)?;
 
     // Which nodes are bones.
@@ -189,10 +189,9 @@ fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
             .flat_map(|a| a.channels.iter().map(|c| c.target.node.value()))
             .filter(|&n| n < root.nodes.len())
             .collect();
-        let mut promoted: Vec<usize> = animated
-            .into_iter()
-            .filter(|&n| !seen.contains(&n) && bone_nodes.iter().any(|&j| nodes.is_ancestor(n, j)))
-            .collect();
+        let above = nodes.above(&bone_nodes);
+        let mut promoted: Vec<usize> =
+            animated.into_iter().filter(|&n| !seen.contains(&n) && above[n]).collect();
         promoted.sort_unstable();
         bone_nodes.extend(promoted);
     } else {
@@ -230,16 +229,12 @@ fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
 
     // Parents first (the nearest bone above each bone), keeping the file's order otherwise.
     let is_bone: HashMap<usize, usize> = bone_nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-    let bone_parent = |b: usize| -> Option<usize> {
-        let mut at = bone_nodes[b];
-        while let Some(p) = nodes.parent[at] {
-            if let Some(&pb) = is_bone.get(&p) {
-                return Some(pb);
-            }
-            at = p;
-        }
-        None
-    };
+    let mut bone_flags = vec![false; root.nodes.len()];
+    for &n in &bone_nodes {
+        bone_flags[n] = true;
+    }
+    let links = nodes.links(&bone_flags);
+    let bone_parent = |b: usize| -> Option<usize> { links[bone_nodes[b]].0.map(|p| is_bone[&p]) };
     let mut order: Vec<usize> = Vec::with_capacity(bone_nodes.len());
     let mut placed = vec![false; bone_nodes.len()];
     let parent_of: Vec<Option<usize>> = (0..bone_nodes.len()).map(bone_parent).collect();
@@ -272,21 +267,7 @@ fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
     let parents: Vec<Option<u16>> = order.iter().map(|&b| parent_of[b].map(|p| new_index[p])).collect();
     let rest: Vec<(Vec3, Quat, Vec3)> = ordered_nodes.iter().map(|&n| nodes.trs[n]).collect();
     // Offsets: the static nodes between a bone and the bone above it (all ancestors for roots).
-    let offsets: Vec<Mat4> = ordered_nodes
-        .iter()
-        .map(|&n| {
-            let mut m = Mat4::IDENTITY;
-            let mut at = n;
-            while let Some(p) = nodes.parent[at] {
-                if bone_of_node.contains_key(&p) {
-                    break;
-                }
-                m = nodes.local(p) * m;
-                at = p;
-            }
-            m
-        })
-        .collect();
+    let offsets: Vec<Mat4> = ordered_nodes.iter().map(|&n| links[n].1).collect();
 
     let context = Context {
         root: &root,
@@ -297,6 +278,7 @@ fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
         bone_of_node: &bone_of_node,
         bone_nodes: &ordered_nodes,
         names: &names,
+        links: &links,
     };
     let (mesh, groups) = mesh::build(&context, &mut warnings)?;
     let clips = animation::build(&context, &groups, &mut warnings)?;
@@ -319,6 +301,8 @@ pub(crate) struct Context<'a> {
     /// Bone index to node index.
     pub bone_nodes: &'a [usize],
     pub names: &'a [String],
+    /// Per node: the nearest bone above it and the static transforms between.
+    pub links: &'a [scene::Link],
 }
 
 /// Makes names unique by the documented rule (`Walk`, `Walk.1`, `Walk.2` in file order), with
@@ -332,19 +316,20 @@ pub(crate) fn unique_names(
     let mut taken: HashSet<String> = names.iter().cloned().collect();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut renamed: Vec<String> = Vec::new();
+    let mut next: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::with_capacity(names.len());
     for name in &names {
         if seen.insert(name.as_str()) {
             out.push(name.clone());
             continue;
         }
-        let mut k = 1;
+        let k = next.entry(name.clone()).or_insert(1usize);
         let unique = loop {
             let candidate = format!("{name}.{k}");
+            *k += 1;
             if !taken.contains(&candidate) {
                 break candidate;
             }
-            k += 1;
         };
         taken.insert(unique.clone());
         renamed.push(format!("{name} -> {unique}"));

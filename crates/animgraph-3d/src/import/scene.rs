@@ -9,7 +9,15 @@ pub(crate) struct Nodes {
     /// Rest translation, rotation, scale per node.
     pub trs: Vec<(Vec3, Quat, Vec3)>,
     pub names: Vec<String>,
+    /// Every node, parents before children.
+    pub order: Vec<usize>,
+    /// Rest world transforms.
+    worlds: Vec<Mat4>,
 }
+
+/// For one node: the nearest bone strictly above it, and the product of the non-bone nodes'
+/// transforms between that bone and it (exclusive of both; all ancestors when no bone is above).
+pub(crate) type Link = (Option<usize>, Mat4);
 
 impl Nodes {
     pub fn of(root: &gltf_json::Root) -> Result<Nodes, String> {
@@ -77,7 +85,44 @@ impl Nodes {
             .enumerate()
             .map(|(i, n)| n.name.clone().unwrap_or_else(|| format!("node_{i}")))
             .collect();
-        Ok(Nodes { parent, trs, names })
+        // Parents first: depth-first from every root (the hierarchy is a forest now).
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (c, p) in parent.iter().enumerate() {
+            if let Some(p) = p {
+                children[*p].push(c);
+            }
+        }
+        let mut order = Vec::with_capacity(n);
+        let mut stack: Vec<usize> = (0..n).filter(|&i| parent[i].is_none()).rev().collect();
+        while let Some(x) = stack.pop() {
+            order.push(x);
+            stack.extend(children[x].iter().rev());
+        }
+        let mut nodes = Nodes { parent, trs, names, order, worlds: Vec::new() };
+        let mut worlds = vec![Mat4::IDENTITY; n];
+        for &x in &nodes.order {
+            worlds[x] = match nodes.parent[x] {
+                Some(p) => worlds[p] * nodes.local(x),
+                None => nodes.local(x),
+            };
+        }
+        nodes.worlds = worlds;
+        Ok(nodes)
+    }
+
+    /// Each node's [`Link`] for the bones flagged in `is_bone`, in one pass.
+    pub fn links(&self, is_bone: &[bool]) -> Vec<Link> {
+        let mut links: Vec<Link> = vec![(None, Mat4::IDENTITY); self.parent.len()];
+        for &x in &self.order {
+            if let Some(p) = self.parent[x] {
+                links[x] = if is_bone[p] {
+                    (Some(p), Mat4::IDENTITY)
+                } else {
+                    (links[p].0, links[p].1 * self.local(p))
+                };
+            }
+        }
+        links
     }
 
     pub fn local(&self, node: usize) -> Mat4 {
@@ -85,26 +130,23 @@ impl Nodes {
         Mat4::from_scale_rotation_translation(s, r, t)
     }
 
-    /// The rest world transform of `node` (terminates: the hierarchy is acyclic).
+    /// The rest world transform of `node`.
     pub fn world(&self, node: usize) -> Mat4 {
-        let mut m = self.local(node);
-        let mut at = node;
-        while let Some(p) = self.parent[at] {
-            m = self.local(p) * m;
-            at = p;
-        }
-        m
+        self.worlds[node]
     }
 
-    /// Whether `ancestor` is above `node`.
-    pub fn is_ancestor(&self, ancestor: usize, node: usize) -> bool {
-        let mut at = node;
-        while let Some(p) = self.parent[at] {
-            if p == ancestor {
-                return true;
+    /// Flags every node that has one of `nodes` below it, in one pass up from each.
+    pub fn above(&self, nodes: &[usize]) -> Vec<bool> {
+        let mut above = vec![false; self.parent.len()];
+        for &n in nodes {
+            let mut at = n;
+            while let Some(p) = self.parent[at] {
+                if std::mem::replace(&mut above[p], true) {
+                    break;
+                }
+                at = p;
             }
-            at = p;
         }
-        false
+        above
     }
 }
