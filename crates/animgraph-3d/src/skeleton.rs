@@ -116,8 +116,13 @@ pub(crate) fn place(times: &[f32], t: f32, spacing: Spacing) -> Place {
     }
     let next = match spacing {
         Spacing::Uniform { first, rate } => {
-            // The count of keys at or before `t`, as partition_point gives it.
-            let mut next = (((t - first) * rate) as usize + 1).min(n);
+            // The count of keys at or before `t`, as partition_point gives it. A guess past the
+            // keys (rates near f32's limits, from a broken file) falls back to the search.
+            let guess = (t - first) * rate;
+            if !(guess < n as f32) {
+                return finish(times, t, times.partition_point(|&k| k <= t));
+            }
+            let mut next = (guess as usize + 1).min(n);
             while next < n && times[next] <= t {
                 next += 1;
             }
@@ -128,6 +133,13 @@ pub(crate) fn place(times: &[f32], t: f32, spacing: Spacing) -> Place {
         }
         Spacing::Irregular => times.partition_point(|&k| k <= t),
     };
+    finish(times, t, next)
+}
+
+/// The place for `next` keys at or before `t` (`t` is past the first key).
+#[inline]
+fn finish(times: &[f32], t: f32, next: usize) -> Place {
+    let n = times.len();
     if next >= n {
         return Place::At(n - 1);
     }

@@ -613,3 +613,23 @@ fn other_peoples_characters_render_like_their_goldens() {
     .collect();
     assert!(failures.is_empty(), "{}\n(re-bless with UPDATE_GOLDENS=1)", failures.join("\n"));
 }
+
+/// Found by `cargo fuzz run gltf_import`: keys 1e-30 s apart are evenly spaced at a rate of 1e30
+/// per second, so the arithmetic guess of a later time overflowed. It now falls back to the
+/// search and samples the last key.
+#[test]
+fn evenly_spaced_keys_at_extreme_rates_sample_without_overflow() {
+    use animgraph_3d::skeleton::{Channel, Interpolation, Property, Spacing};
+    let times = vec![0.0, 1e-30, 2e-30];
+    let spacing = Spacing::of(&times);
+    assert!(matches!(spacing, Spacing::Uniform { .. }), "{spacing:?}");
+    let channel = Channel {
+        joint: 0,
+        property: Property::Translation,
+        interpolation: Interpolation::Linear,
+        times,
+        values: vec![glam::Vec4::X, glam::Vec4::Y, glam::Vec4::Z],
+    };
+    assert_eq!(channel.sample_spaced(0.37, spacing), glam::Vec4::Z);
+    assert_eq!(channel.sample_spaced(f32::MAX, spacing), glam::Vec4::Z);
+}
