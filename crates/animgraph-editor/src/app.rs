@@ -482,7 +482,7 @@ impl Editor {
                         )
                         .clicked();
                     let clear =
-                        libraries > 0 && ui.button(format!("Remove {libraries} clip libraries")).clicked();
+                        libraries > 0 && ui.button(format!("Remove clip libraries ({libraries})")).clicked();
                     (pick, typed, clear)
                 }
                 _ => (false, false, false),

@@ -487,7 +487,7 @@ fn a_clip_library_adds_its_clips_to_a_gltf_skeleton_and_is_remembered() {
     h.run_steps(3);
     assert_eq!(h.state().tabs[0].character.as_ref().unwrap().clips.len(), 10);
     assert!(doc(&h).status.contains("none of its 24 joints"), "{}", doc(&h).status);
-    h.get_by_label("Remove 1 clip libraries").click();
+    h.get_by_label("Remove clip libraries (1)").click();
     h.run_steps(3);
     assert_eq!(h.state().tabs[0].character.as_ref().unwrap().clips.len(), 0);
 }
