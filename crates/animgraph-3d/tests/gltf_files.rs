@@ -633,3 +633,20 @@ fn evenly_spaced_keys_at_extreme_rates_sample_without_overflow() {
     assert_eq!(channel.sample_spaced(0.37, spacing), glam::Vec4::Z);
     assert_eq!(channel.sample_spaced(f32::MAX, spacing), glam::Vec4::Z);
 }
+
+#[test]
+fn a_file_without_meshes_draws_its_bones_by_default() {
+    use animgraph_3d::render::{RenderOptions3D, fit_camera, render};
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/mannequiny/mannequiny_clips.glb");
+    let library = Arc::new(import_file(path).unwrap().skeleton);
+    assert!(library.mesh.is_none());
+    let b = Skeleton3DPoseBackend::new(Arc::clone(&library));
+    let camera = fit_camera(&library, &b.pose, 64, 64);
+    let options = RenderOptions3D { width: 64, height: 64, joints: false, ..Default::default() };
+    let image = render(&library, &b.pose, &camera, &options);
+    // The bone colour (255, 204, 51), blended into the background (41, 43, 51) by the
+    // downscale, shows although `joints` is off.
+    let bone_pixels = image.pixels().iter().filter(|p| p.red() > 90 && p.red() > p.blue() + 30).count();
+    assert!(bone_pixels > 20, "{bone_pixels} bone pixels");
+}
