@@ -119,7 +119,7 @@ pub(crate) fn place(times: &[f32], t: f32, spacing: Spacing) -> Place {
             // The count of keys at or before `t`, as partition_point gives it. A guess past the
             // keys (rates near f32's limits, from a broken file) falls back to the search.
             let guess = (t - first) * rate;
-            if !(guess < n as f32) {
+            if guess.is_nan() || guess >= n as f32 {
                 return finish(times, t, times.partition_point(|&k| k <= t));
             }
             let mut next = (guess as usize + 1).min(n);
