@@ -468,7 +468,7 @@ impl Skeleton2DData {
     /// Loads and validates a `.mskel` file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, SkeletonError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
+        let text = animgraph_runtime::files::read_text(path, MAX_MSKEL_BYTES as u64)
             .map_err(|source| SkeletonError::Io { path: path.display().to_string(), source })?;
         Self::parse(&text)
     }

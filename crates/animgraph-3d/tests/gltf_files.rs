@@ -200,7 +200,7 @@ fn malformed_files_are_one_line_errors_or_named_warnings_never_panics() {
     skinned(&mut doc, &[a], json!({}));
     let folder = std::env::temp_dir();
     for (uri, expected) in
-        [("/dev/zero", "leaves the glTF's folder"), ("../x.bin", "leaves the glTF's folder")]
+        [("/dev/zero", "leaves the folder of the file"), ("../x.bin", "leaves the folder of the file")]
     {
         let e = error(&doc.gltf(uri), Some(&folder));
         assert!(e.starts_with("buffers[0]: ") && e.contains(expected), "{e}");

@@ -79,7 +79,7 @@ impl Character {
     ) -> Result<Loaded, String> {
         let map: BTreeMap<String, String> = match clip_map {
             None => BTreeMap::new(),
-            Some(file) => std::fs::read_to_string(file)
+            Some(file) => animgraph_runtime::files::read_text(file, 1 << 20)
                 .map_err(|e| e.to_string())
                 .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
                 .map_err(|e| {
@@ -94,15 +94,22 @@ impl Character {
         let character = match extension.as_str() {
             "mskel" => {
                 let data = Skeleton2DData::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                // The texture is read from the skeleton's folder only, a regular file of at most
+                // 256 MiB.
                 let texture = data.texture.as_ref().and_then(|t| {
-                    let file = path.parent().unwrap_or(Path::new(".")).join(t);
-                    match tiny_skia::Pixmap::load_png(&file) {
+                    let folder = path.parent().unwrap_or(Path::new("."));
+                    let loaded =
+                        animgraph_runtime::files::resolve_inside(folder, Path::new(t)).and_then(|file| {
+                            animgraph_runtime::files::read_bounded(&file, 256 << 20)
+                                .map_err(|e| e.to_string())
+                                .and_then(|bytes| {
+                                    tiny_skia::Pixmap::decode_png(&bytes).map_err(|e| e.to_string())
+                                })
+                        });
+                    match loaded {
                         Ok(p) => Some(Arc::new(p)),
                         Err(e) => {
-                            warnings.push(format!(
-                                "cannot load texture {}: {e}; drawing flat parts",
-                                file.display()
-                            ));
+                            warnings.push(format!("cannot load texture \"{t}\": {e}; drawing flat parts"));
                             None
                         }
                     }

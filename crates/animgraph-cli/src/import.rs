@@ -38,7 +38,7 @@ fn fail(message: String) -> ExitCode {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    let text = match std::fs::read_to_string(&args.input) {
+    let text = match animgraph_runtime::files::read_text(&args.input, 256 << 20) {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot read {}: {e}", args.input.display())),
     };
@@ -63,7 +63,7 @@ pub fn run(args: &Args) -> ExitCode {
         eprintln!("{}: warning: {w}", args.input.display());
     }
     if let Some(path) = &args.clips {
-        let overlay: Overlay = match std::fs::read_to_string(path)
+        let overlay: Overlay = match animgraph_runtime::files::read_text(path, 64 << 20)
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
         {
@@ -107,12 +107,24 @@ pub fn run(args: &Args) -> ExitCode {
         return fail(e.to_string());
     }
     if let Some(texture) = &data.texture {
-        let from = args.input.parent().unwrap_or(Path::new(".")).join(texture);
-        let to = args.output.parent().unwrap_or(Path::new(".")).join(texture);
-        if from.exists() && !to.exists() {
-            if let Err(e) = std::fs::copy(&from, &to) {
-                eprintln!("warning: could not copy {}: {e}", from.display());
+        // Copied through the atomic writer, so a killed import never leaves a truncated PNG;
+        // the texture may not name a file outside the input's or the output's folder.
+        let (input_dir, output_dir) =
+            (args.input.parent().unwrap_or(Path::new(".")), args.output.parent().unwrap_or(Path::new(".")));
+        let paths =
+            animgraph_runtime::files::resolve_inside(input_dir, Path::new(texture)).and_then(|from| {
+                Ok((from, animgraph_runtime::files::resolve_inside(output_dir, Path::new(texture))?))
+            });
+        match paths {
+            Err(e) => eprintln!("warning: the texture is not copied: {e}"),
+            Ok((from, to)) if from.exists() && !to.exists() => {
+                let copied = animgraph_runtime::files::read_bounded(&from, 256 << 20)
+                    .and_then(|bytes| animgraph_runtime::files::write_atomic(&to, &bytes));
+                if let Err(e) = copied {
+                    eprintln!("warning: could not copy {}: {e}", from.display());
+                }
             }
+            Ok(_) => {}
         }
     }
     println!(

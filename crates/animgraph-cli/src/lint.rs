@@ -38,7 +38,7 @@ pub fn run(args: &Args) -> ExitCode {
             Ok(character) => {
                 let mut clips: Vec<String> = character.clips().into_iter().map(|c| c.name).collect();
                 if let Some(map) = &args.clip_map {
-                    let text = std::fs::read_to_string(map).unwrap_or_default();
+                    let text = animgraph_runtime::files::read_text(map, 1 << 20).unwrap_or_default();
                     let aliases: std::collections::BTreeMap<String, String> =
                         serde_json::from_str(&text).unwrap_or_default();
                     clips.extend(aliases.into_keys());

@@ -61,13 +61,14 @@ pub fn run(args: &Args) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    let script = match std::fs::read_to_string(&args.script)
-        .map_err(|e| e.to_string())
-        .and_then(|t| Script::parse(&t).map_err(|e| e.to_string()))
-    {
-        Ok(s) => s,
-        Err(e) => return fail(format!("{}: {e}", args.script.display())),
-    };
+    let script =
+        match animgraph_runtime::files::read_text(&args.script, animgraph_runtime::script::MAX_SCRIPT_BYTES)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Script::parse(&t).map_err(|e| e.to_string()))
+        {
+            Ok(s) => s,
+            Err(e) => return fail(format!("{}: {e}", args.script.display())),
+        };
     let frames: Vec<u32> = if args.frames == "all" {
         (0..script.frames).collect()
     } else {

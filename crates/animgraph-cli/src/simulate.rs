@@ -63,7 +63,10 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let script = match std::fs::read_to_string(&args.script) {
+    let script = match animgraph_runtime::files::read_text(
+        &args.script,
+        animgraph_runtime::script::MAX_SCRIPT_BYTES,
+    ) {
         Ok(text) => match Script::parse(&text) {
             Ok(s) => s,
             Err(e) => {

@@ -510,3 +510,74 @@ fn bench_peer_without_the_feature_says_how_to_build_it() {
     assert_ne!(code, 0, "{out}");
     assert!(out.contains("--features peer"), "{out}");
 }
+
+/// Devices, FIFOs and links to them given as any input are refused before reading (they used to
+/// be read until memory ran out or block forever), and a skeleton's texture may not leave its
+/// folder.
+#[cfg(unix)]
+#[test]
+fn special_files_and_paths_leaving_the_folder_are_refused_by_every_input() {
+    let dir = std::env::temp_dir().join(format!("animgraph-special-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let zero = |name: &str| {
+        let link = dir.join(name);
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        link.to_str().unwrap().to_string()
+    };
+    let (graph, script, mskel, glb) = (zero("g.mres"), zero("s.json"), zero("x.mskel"), zero("x.glb"));
+    let fifo = dir.join("fifo.json");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let fifo = fifo.to_str().unwrap().to_string();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["simulate", &graph, "--script", "assets/scripts/locomotion.json"],
+        vec!["simulate", "assets/graphs/locomotion.mres", "--script", &script],
+        vec!["simulate", "assets/graphs/locomotion.mres", "--script", &fifo],
+        vec![
+            "simulate",
+            "assets/graphs/biped.mres",
+            "--script",
+            "assets/scripts/biped.json",
+            "--skeleton",
+            &mskel,
+        ],
+        vec![
+            "simulate",
+            "assets/graphs/biped.mres",
+            "--script",
+            "assets/scripts/biped.json",
+            "--skeleton",
+            &glb,
+        ],
+        vec!["validate", &graph],
+    ];
+    for args in cases {
+        let (code, text) = animgraph(&args);
+        assert_eq!(code, 1, "{args:?}: {text}");
+        assert!(text.contains("not a regular file"), "{args:?}: {text}");
+    }
+    // A .mskel whose texture names a file outside its folder draws flat parts, with the reason.
+    let gbot = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/gbot/gbot.mskel"),
+    )
+    .unwrap();
+    let texture = gbot.split("\"texture\": \"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    std::fs::write(dir.join("outside.mskel"), gbot.replace(&texture, "../../../etc/passwd")).unwrap();
+    let outside = dir.join("outside.mskel");
+    let (code, text) = animgraph(&[
+        "simulate",
+        "assets/graphs/biped.mres",
+        "--script",
+        "assets/scripts/biped.json",
+        "--skeleton",
+        outside.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("leaves the folder of the file that names it"),
+        "{}",
+        &text[text.len().saturating_sub(600)..]
+    );
+    assert!(!text.contains("root:"), "no contents of the other file");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

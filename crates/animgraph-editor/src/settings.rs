@@ -45,7 +45,7 @@ impl Settings {
     /// Loads settings from `file`; returns defaults and a message when it cannot be read.
     pub fn load(file: Option<PathBuf>) -> (Settings, Option<String>) {
         let Some(path) = file else { return (Settings::default(), None) };
-        let mut settings = match std::fs::read_to_string(&path) {
+        let mut settings = match animgraph_runtime::files::read_text(&path, 1 << 20) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Settings::default(),
             Err(e) => {
                 let message = format!("cannot read settings {}: {e}; using defaults", path.display());

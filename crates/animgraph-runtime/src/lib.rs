@@ -97,6 +97,7 @@
 pub mod animated;
 pub(crate) mod blend;
 pub mod core;
+pub mod files;
 pub mod finding;
 #[cfg(feature = "frame")]
 pub mod frame;

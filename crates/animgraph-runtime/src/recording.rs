@@ -288,7 +288,7 @@ impl Recording {
                 path.display()
             )));
         }
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        let text = crate::files::read_text(path, MAX_RECORDING_BYTES).map_err(io)?;
         Recording::parse(&text)
     }
 }

@@ -2,8 +2,7 @@
 //! the GLB's binary chunk, in files beside a `.gltf` (percent-decoded relative URIs that stay in
 //! the asset's folder), or in `data:` URIs. Every read is bounded and refuses special files.
 
-use std::io::Read;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use base64::Engine;
 
@@ -13,25 +12,10 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// Reads a regular file of at most `limit` bytes. Devices, FIFOs and directories are refused
 /// before anything is read, and a file that grows past the limit while read is refused too.
 pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if !meta.is_file() {
-        return Err(format!(
-            "{} is not a regular file (a directory, device or FIFO); point it at a file",
-            path.display()
-        ));
-    }
-    if meta.len() > limit {
-        return Err(format!("{} has {} bytes, more than the {limit} allowed", path.display(), meta.len()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if bytes.len() as u64 > limit {
-        return Err(format!("{} grew past the {limit} bytes allowed while it was read", path.display()));
-    }
-    Ok(bytes)
+    animgraph_runtime::files::read_bounded(path, limit).map_err(|e| match e.kind() {
+        std::io::ErrorKind::InvalidInput => e.to_string(),
+        _ => format!("cannot read {}: {e}", path.display()),
+    })
 }
 
 /// A glTF container: its JSON and, for a GLB, its binary chunk.
@@ -115,36 +99,13 @@ pub(crate) fn resolve(folder: Option<&Path>, uri: &str) -> Result<PathBuf, Strin
             "\"{uri}\" is a {scheme}: URI; only files beside the glTF and data: URIs are read"
         ));
     }
-    let relative = Path::new(decoded);
-    let mut depth = 0usize;
-    for part in relative.components() {
-        match part {
-            Component::Normal(_) => depth += 1,
-            Component::CurDir => {}
-            Component::ParentDir if depth > 0 => depth -= 1,
-            _ => {
-                return Err(format!(
-                    "\"{uri}\" leaves the glTF's folder; keep buffers and images beside (or below) the .gltf"
-                ));
-            }
-        }
-    }
     let Some(folder) = folder else {
         return Err(format!(
             "\"{uri}\" is a file beside the glTF, but the glTF was given as bytes without a folder; load it from its file"
         ));
     };
-    let path = folder.join(relative);
-    // A link inside the folder that points outside it is refused as well.
-    if let (Ok(real), Ok(root)) = (path.canonicalize(), folder.canonicalize())
-        && !real.starts_with(&root)
-    {
-        return Err(format!(
-            "\"{uri}\" links outside the glTF's folder ({}); copy the file beside it",
-            real.display()
-        ));
-    }
-    Ok(path)
+    animgraph_runtime::files::resolve_inside(folder, Path::new(decoded))
+        .map_err(|e| if decoded == uri { e } else { format!("\"{uri}\" (decoded): {e}") })
 }
 
 #[cfg(test)]

@@ -106,24 +106,21 @@ pub fn load_file_editable(path: impl AsRef<Path>) -> Result<Loaded<AnimationGrap
     load_str_editable(&read_text(path.as_ref())?)
 }
 
-/// Reads a `.mres` file as text, refusing files over [`MAX_FILE_BYTES`] and non-UTF-8 bytes.
+/// Reads a `.mres` file as text, refusing files over [`MAX_FILE_BYTES`], special files and
+/// non-UTF-8 bytes (see [`crate::files::read_text`]).
 pub fn read_text(path: &Path) -> Result<String, MresError> {
-    let read_error = |source| MresError::Read { path: path.to_path_buf(), source };
-    let size = std::fs::metadata(path).map_err(read_error)?.len();
+    let size =
+        std::fs::metadata(path).map_err(|source| MresError::Read { path: path.to_path_buf(), source })?.len();
     if size > MAX_FILE_BYTES as u64 {
         return Err(MresError::Invalid(vec![load::too_large(size as usize)]));
     }
-    let bytes = std::fs::read(path).map_err(read_error)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        MresError::Invalid(vec![Diagnostic {
-            message: format!(
-                "the file is not UTF-8 text (bad byte at offset {}); save it as UTF-8",
-                e.utf8_error().valid_up_to()
-            ),
-            ..Diagnostic::default()
-        }])
-    })?;
-    Ok(text)
+    crate::files::read_text(path, MAX_FILE_BYTES as u64).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::InvalidInput {
+            MresError::Invalid(vec![Diagnostic { message: e.to_string(), ..Diagnostic::default() }])
+        } else {
+            MresError::Read { path: path.to_path_buf(), source: e }
+        }
+    })
 }
 
 /// Saves a graph to a file atomically: the text goes to a temporary file beside it, which then
@@ -132,29 +129,10 @@ pub fn save_file(graph: &AnimationGraph, path: impl AsRef<Path>) -> Result<(), M
     write_atomic(path.as_ref(), save_to_string(graph).as_bytes())
 }
 
-/// Writes bytes to `path` through a temporary file in the same folder and a rename.
+/// [`crate::files::write_atomic`] with the error naming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MresError> {
-    use std::io::Write;
-    let write_error = |source| MresError::Write { path: path.to_path_buf(), source };
-    let file_name = path.file_name().ok_or_else(|| {
-        write_error(std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file"))
-    })?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(file_name);
-    temp_name.push(format!(".{}.tmp", std::process::id()));
-    let temp = path.with_file_name(temp_name);
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&temp);
-        return Err(write_error(e));
-    }
-    Ok(())
+    crate::files::write_atomic(path, bytes)
+        .map_err(|source| MresError::Write { path: path.to_path_buf(), source })
 }
 
 /// A fresh resource uid (`res_` and 12 hex digits) for a new graph. Editors and the live link

@@ -133,6 +133,9 @@ pub struct Script {
 /// Most frames a script may run (10 hours at 60 fps); more is almost certainly a mistake.
 pub const MAX_FRAMES: u32 = 2_160_000;
 
+/// The largest parameter script read from a file: 16 MiB.
+pub const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+
 impl Script {
     /// Parses a script, checking its shape (unknown keys, wrong types, frames out of order).
     /// Names are checked against a graph by [`Simulation::new`].
