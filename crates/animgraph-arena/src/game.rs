@@ -221,14 +221,31 @@ impl Game {
                     let graph = graph.clone();
                     let mut rebound = 0;
                     let mut failed = Vec::new();
+                    let mut warnings: Vec<String> = Vec::new();
                     for actor in self.actors.iter_mut().filter(|a| a.graph == g) {
                         match actor.instance.rebind(&graph) {
-                            Ok(()) => rebound += 1,
+                            Ok(()) => {
+                                rebound += 1;
+                                for w in actor.instance.player().warnings() {
+                                    if !warnings.contains(&w.message) {
+                                        warnings.push(w.message.clone());
+                                    }
+                                }
+                            }
                             Err(e) => failed.push(format!("{}: {e}", actor.name)),
                         }
                     }
+                    // Bind warnings (a clip the skeleton lacks) are said, not hidden behind "rebound".
+                    let warned = if warnings.is_empty() {
+                        String::new()
+                    } else {
+                        let shown: Vec<&str> = warnings.iter().take(3).map(String::as_str).collect();
+                        let more = warnings.len().saturating_sub(3);
+                        let more = if more > 0 { format!(" (+{more} more)") } else { String::new() };
+                        format!("; {} warnings: {}{more}", warnings.len(), shown.join("; "))
+                    };
                     if failed.is_empty() {
-                        format!("reloaded {path}: {rebound} {label}s rebound, states kept")
+                        format!("reloaded {path}: {rebound} {label}s rebound, states kept{warned}")
                     } else {
                         format!(
                             "reloaded {path}: {rebound} rebound; {} kept the previous graph",

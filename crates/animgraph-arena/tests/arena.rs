@@ -197,6 +197,17 @@ fn saving_the_graph_rebinds_running_characters_and_a_broken_save_changes_nothing
         assert!(continued, "layer went from {b:?} to {a:?}");
     }
 
+    // A save naming a clip the skeleton lacks rebinds, and says so (it used to say only
+    // "rebound, states kept").
+    let text = std::fs::read_to_string(&path).unwrap();
+    animgraph_runtime::mres::write_atomic(
+        &path,
+        text.replacen("\"Clip\": \"land\"", "\"Clip\": \"land_missing\"", 1).as_bytes(),
+    )
+    .unwrap();
+    let line = wait_line(&arena, "2 GBots rebound, states kept; ");
+    assert!(line.contains("land_missing"), "{line}");
+
     // A broken save: reported, and the characters keep the graph they had.
     std::fs::write(&path, "{ \"format\": 2, broken").unwrap();
     wait_line(&arena, "keep the previous graph");

@@ -112,14 +112,33 @@ impl Drop for FileWatch {
 /// A graph loaded from a file and watched for hot reload.
 ///
 /// A game keeps one per graph file; once a frame (or less often) it calls
-/// [`reload`](Self::reload), which costs one atomic load until the file changes. Then the file is
-/// read and loaded; a file that fails to load (half-saved, broken by hand) is reported and the
-/// previous graph stays in use, so a running game never loses its animation.
+/// [`reload`](Self::reload), which costs one atomic load until the file changes. The file is
+/// read and parsed on the watch thread, never the frame thread (a huge or slow file does not
+/// stall a frame; devices, FIFOs and oversized files are refused by [`mres::read_text`]); a file
+/// that fails to load (half-saved, broken by hand) is reported and the previous graph stays in
+/// use, so a running game never loses its animation.
 pub struct GraphFile {
-    watch: FileWatch,
+    path: PathBuf,
+    shared: Arc<GraphShared>,
+    seen: u64,
     graph: ValidGraph,
     text: String,
     version: u64,
+}
+
+/// What the watch thread read last: the text and what it loaded to.
+type Pending = (String, Result<ValidGraph, MresError>);
+
+struct GraphShared {
+    generation: AtomicU64,
+    stop: AtomicBool,
+    pending: std::sync::Mutex<Option<Pending>>,
+}
+
+impl Drop for GraphFile {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 /// What [`GraphFile::reload`] found.
@@ -133,6 +152,16 @@ pub enum Reload<'g> {
     Failed(MresError),
 }
 
+fn read_and_load(path: &Path) -> Pending {
+    match mres::read_text(path) {
+        Ok(text) => {
+            let loaded = mres::load_str(&text).map(|l| l.graph);
+            (text, loaded)
+        }
+        Err(e) => (String::new(), Err(e)),
+    }
+}
+
 impl GraphFile {
     /// Loads `path` and starts watching it.
     pub fn open(path: impl Into<PathBuf>) -> Result<GraphFile, MresError> {
@@ -142,11 +171,34 @@ impl GraphFile {
     /// Loads `path` and watches it every `interval`.
     pub fn open_with_interval(path: impl Into<PathBuf>, interval: Duration) -> Result<GraphFile, MresError> {
         let path = path.into();
-        // Watch first, so a change between reading and watching is not missed.
-        let watch = FileWatch::new(path.clone(), interval);
+        // Stamp first, so a change between reading and watching is not missed.
+        let mut last = stamp(&path);
         let text = mres::read_text(&path)?;
         let graph = mres::load_str(&text)?.graph;
-        Ok(GraphFile { watch, graph, text, version: 0 })
+        let shared = Arc::new(GraphShared {
+            generation: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            pending: std::sync::Mutex::new(None),
+        });
+        let thread_shared = Arc::clone(&shared);
+        let thread_path = path.clone();
+        let spawned = std::thread::Builder::new().name("animgraph-reload".into()).spawn(move || {
+            while !thread_shared.stop.load(Ordering::Relaxed) {
+                std::thread::sleep(interval);
+                let now = stamp(&thread_path);
+                if now != last {
+                    last = now;
+                    let pending = read_and_load(&thread_path);
+                    if let Ok(mut slot) = thread_shared.pending.lock() {
+                        *slot = Some(pending);
+                    }
+                    thread_shared.generation.fetch_add(1, Ordering::Release);
+                }
+            }
+        });
+        // Without a thread (the platform refused one) the file simply never reloads.
+        drop(spawned);
+        Ok(GraphFile { path, shared, seen: 0, graph, text, version: 0 })
     }
 
     /// The current graph.
@@ -156,7 +208,7 @@ impl GraphFile {
 
     /// The file.
     pub fn path(&self) -> &Path {
-        self.watch.path()
+        &self.path
     }
 
     /// Bumped each time a changed file loaded (the proposal's `Version`).
@@ -164,29 +216,32 @@ impl GraphFile {
         self.version
     }
 
-    /// Reloads the graph if the file changed. See [`Reload`].
+    /// Takes what the watch thread loaded, if the file changed. See [`Reload`]. One atomic load
+    /// while nothing changed; never reads or parses on the caller's thread.
     pub fn reload(&mut self) -> Reload<'_> {
-        if !self.watch.changed() {
+        let generation = self.shared.generation.load(Ordering::Acquire);
+        if generation == self.seen {
             return Reload::Unchanged;
         }
-        self.watch.acknowledge();
-        let text = match mres::read_text(self.watch.path()) {
-            Ok(t) => t,
-            Err(e) => return Reload::Failed(e),
+        self.seen = generation;
+        let Some((text, loaded)) = self.shared.pending.lock().ok().and_then(|mut p| p.take()) else {
+            return Reload::Unchanged;
         };
-        if text == self.text {
+        if !text.is_empty() && text == self.text {
             return Reload::Unchanged;
         }
-        match mres::load_str(&text) {
-            Ok(loaded) => {
+        match loaded {
+            Ok(graph) => {
                 self.text = text;
-                self.graph = loaded.graph;
+                self.graph = graph;
                 self.version += 1;
                 Reload::Loaded(&self.graph)
             }
             Err(e) => {
                 // Remember the broken text so the same failure is reported once.
-                self.text = text;
+                if !text.is_empty() {
+                    self.text = text;
+                }
                 Reload::Failed(e)
             }
         }

@@ -78,3 +78,31 @@ fn a_graph_file_reloads_changes_and_keeps_the_old_graph_when_a_save_is_broken() 
     assert_eq!(file.version(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A FIFO or a link to a device at the watched path is refused on the watch thread: the game's
+/// `reload` never blocks or reads without end, and the running graph stays.
+#[cfg(unix)]
+#[test]
+fn special_files_at_the_watched_path_are_refused_off_the_frame_thread() {
+    let dir = scratch("special");
+    let path = dir.join("g.mres");
+    let original = locomotion();
+    mres::save_file(&original, &path).unwrap();
+    let mut file = GraphFile::open_with_interval(&path, Duration::from_millis(5)).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(std::process::Command::new("mkfifo").arg(&path).status().unwrap().success());
+    let error = eventually(|| match file.reload() {
+        Reload::Failed(e) => Some(e.to_string()),
+        _ => None,
+    });
+    assert!(error.contains("not a regular file"), "{error}");
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    let error = eventually(|| match file.reload() {
+        Reload::Failed(e) => Some(e.to_string()),
+        _ => None,
+    });
+    assert!(error.contains("not a regular file"), "{error}");
+    assert_eq!(file.graph(), &original, "the running graph stays");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
