@@ -135,6 +135,10 @@ struct Binder<'a> {
     state_machine: Vec<MachineId>,
 }
 
+/// The most candidate entries (a leaf state's own transitions and its machines' `*` ones)
+/// a bound graph holds in all: 4 million (about 24 MB).
+pub const MAX_CANDIDATES: usize = 1 << 22;
+
 fn too_large(what: &str) -> BindError {
     BindError::TooLarge(format!("the graph has more than {MAX_IDS} {what}; split it"))
 }
@@ -464,7 +468,25 @@ impl Binder<'_> {
     /// depth, the machine's `*` transitions and (for enclosing sub-machine states, once exited)
     /// the state's own; the leaf's own outgoing transitions.
     fn build_candidates(&mut self) -> Result<(), BindError> {
-        let mut lists = Vec::new();
+        // Each leaf's list copies its enclosing machines' `*` transitions, so the total is
+        // counted before anything is allocated: leaves x `*` transitions can be huge for a
+        // small file.
+        let mut total = 0usize;
+        for leaf in 0..self.out.states.len() {
+            if self.out.states[leaf].motion.is_none() {
+                continue;
+            }
+            for &state in self.out.ancestry(StateId(leaf as u16)) {
+                total += self.machine_any[self.state_machine[state.index()].index()].len()
+                    + self.state_out[state.index()].len();
+            }
+        }
+        if total > MAX_CANDIDATES {
+            return Err(BindError::TooLarge(format!(
+                "the graph's states would check {total} candidate transitions in all, more than the {MAX_CANDIDATES} allowed: each state copies every Any State (*) transition of the machines around it; move * transitions into the sub-machines that need them, or split the graph"
+            )));
+        }
+        let mut lists = Vec::with_capacity(total);
         for leaf in 0..self.out.states.len() {
             if self.out.states[leaf].motion.is_none() {
                 continue;
