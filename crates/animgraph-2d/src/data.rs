@@ -510,6 +510,25 @@ impl Skeleton2DData {
         let mut issues = Vec::new();
         let issues_ref = &mut issues;
         let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+        // Counts the runtime indexes with u16 (bones, slots, attachments, events, IK).
+        for (what, count) in [
+            ("bones", self.bones.len()),
+            ("slots", self.slots.len()),
+            ("attachments", self.attachments.len()),
+            ("events", self.events.len()),
+            ("ik", self.ik.len()),
+        ] {
+            if count > u16::MAX as usize {
+                issue(
+                    issues_ref,
+                    what.into(),
+                    format!("has {count} entries, more than the {} allowed; split the skeleton", u16::MAX),
+                );
+            }
+        }
+        // First index of each bone name, so parent lookups are not a scan per bone.
+        let first: std::collections::HashMap<&str, usize> =
+            self.bones.iter().enumerate().rev().map(|(i, b)| (b.name.as_str(), i)).collect();
         let mut seen = std::collections::HashMap::new();
         for (i, b) in self.bones.iter().enumerate() {
             if b.name.is_empty() {
@@ -523,7 +542,7 @@ impl Skeleton2DData {
                 );
             }
             if let Some(parent) = &b.parent {
-                match self.bones.iter().position(|p| &p.name == parent) {
+                match first.get(parent.as_str()).copied() {
                     None => issue(
                         issues_ref,
                         format!("bones[{i}].parent"),
@@ -549,10 +568,13 @@ impl Skeleton2DData {
                 issue(issues_ref, format!("bones[{i}]"), "has a NaN or infinite number".into());
             }
         }
-        let bone = |name: &str| self.bones.iter().any(|b| b.name == name);
-        let slot = |name: &str| self.slots.iter().any(|s| s.name == name);
-        let attachment =
-            |slot: &str, name: &str| self.attachments.iter().any(|a| a.slot == slot && a.name == name);
+        let slot_names: std::collections::HashSet<&str> =
+            self.slots.iter().map(|s| s.name.as_str()).collect();
+        let attachment_names: std::collections::HashSet<(&str, &str)> =
+            self.attachments.iter().map(|a| (a.slot.as_str(), a.name.as_str())).collect();
+        let bone = |name: &str| first.contains_key(name);
+        let slot = |name: &str| slot_names.contains(name);
+        let attachment = |slot: &str, name: &str| attachment_names.contains(&(slot, name));
         for (i, s) in self.slots.iter().enumerate() {
             if !bone(&s.bone) {
                 issue(issues_ref, format!("slots[{i}].bone"), format!("no bone \"{}\"", s.bone));

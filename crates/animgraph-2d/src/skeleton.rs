@@ -194,12 +194,24 @@ impl Skeleton2D {
         if !issues.is_empty() {
             return Err(SkeletonError::Invalid(issues));
         }
-        let bone = |name: &str| data.bone_index(name).expect("validated") as u16;
-        let slot = |name: &str| data.slots.iter().position(|s| s.name == name).expect("validated") as u16;
-        let attachment = |slot_name: &str, name: &str| {
-            data.attachments.iter().position(|a| a.slot == slot_name && a.name == name).expect("validated")
-                as u16
-        };
+        // Name lookups through maps (first occurrence, as `position` found): linear in the
+        // skeleton, where scanning per channel was quadratic for large rigs. Counts fit u16
+        // (validated).
+        let bones: std::collections::HashMap<&str, u16> =
+            data.bones.iter().enumerate().rev().map(|(i, b)| (b.name.as_str(), i as u16)).collect();
+        let slots: std::collections::HashMap<&str, u16> =
+            data.slots.iter().enumerate().rev().map(|(i, s)| (s.name.as_str(), i as u16)).collect();
+        let attachments_by_name: std::collections::HashMap<(&str, &str), u16> = data
+            .attachments
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, a)| ((a.slot.as_str(), a.name.as_str()), i as u16))
+            .collect();
+        let bone = |name: &str| *bones.get(name).expect("validated");
+        let slot = |name: &str| *slots.get(name).expect("validated");
+        let attachment =
+            |slot_name: &str, name: &str| *attachments_by_name.get(&(slot_name, name)).expect("validated");
         let parents: Vec<Option<u16>> = data.bones.iter().map(|b| b.parent.as_deref().map(bone)).collect();
         let slot_bones: Vec<u16> = data.slots.iter().map(|s| bone(&s.bone)).collect();
         let attachments = data
