@@ -47,3 +47,15 @@ fn huge_candidate_lists_are_refused_before_allocating() {
     let sane = animgraph_runtime::graph::ValidGraph::new(graph(3000, 100)).unwrap();
     assert!(AnimationGraphPlayer::bind(&sane, &mut backend).is_ok());
 }
+
+/// Validation enforces bind's id limits: a 70,000-state graph is refused by validation itself
+/// with the count (it used to pass validation in 34 s and fail only at bind), so a valid graph
+/// never fails bind on a limit.
+#[test]
+fn validation_enforces_binds_id_limits() {
+    let issues = animgraph_runtime::graph::validate(&graph(70_000, 1));
+    assert_eq!(issues.len(), 1, "{:?}", issues.iter().take(3).map(|i| i.to_string()).collect::<Vec<_>>());
+    let message = issues[0].to_string();
+    assert!(message.contains("70000 states in all, more than the 65535"), "{message}");
+    assert!(animgraph_runtime::graph::ValidGraph::new(graph(70_000, 1)).is_err());
+}

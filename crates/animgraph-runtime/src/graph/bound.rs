@@ -24,8 +24,8 @@ pub const MAX_INSTANCES: usize = 8;
 pub const MAX_LAYERS: usize = u8::MAX as usize;
 
 /// Most parameters, states (at every depth), machines and transitions a graph may have (their
-/// ids are `u16`).
-pub const MAX_IDS: usize = u16::MAX as usize;
+/// ids are `u16`); validation enforces it, so a valid graph never fails bind on it.
+pub use super::validate::MAX_IDS;
 
 /// Clip lengths below this are treated as this (a zero-length clip would make normalised time
 /// infinite).

@@ -11,6 +11,10 @@ use crate::core::ClipBlend;
 /// Deepest sub-machine nesting accepted (a machine inside a state inside a machine counts one).
 pub const MAX_MACHINE_DEPTH: usize = 32;
 
+/// Most parameters, states (at every depth), machines and transitions a graph may have (bind's
+/// ids are `u16`).
+pub const MAX_IDS: usize = u16::MAX as usize;
+
 pub use crate::finding::Severity;
 use crate::finding::{Code, Finding};
 
@@ -21,7 +25,11 @@ pub type GraphIssue = Finding;
 /// Checks every rule of a graph and returns all findings (errors and warnings), in model order.
 pub fn validate(graph: &AnimationGraph) -> Vec<GraphIssue> {
     let mut v = Validator { graph, issues: Vec::new() };
-    v.graph();
+    // Bind's id limits first: a graph over them is refused at once, before the per-state rules
+    // (which would take seconds on such a graph only to be refused by bind anyway).
+    if v.counts() {
+        v.graph();
+    }
     v.issues
 }
 
@@ -99,6 +107,43 @@ impl<'a> Validator<'a> {
             ),
             Some(_) => {}
         }
+    }
+
+    /// Checks what bind indexes with 16-bit ids (parameters, machines, states and transitions
+    /// at every depth); false when one is over.
+    fn counts(&mut self) -> bool {
+        let max = MAX_IDS;
+        let (mut machines, mut states, mut transitions) = (0usize, 0usize, 0usize);
+        let mut stack: Vec<(&GraphMachine, usize)> =
+            self.graph.layers.iter().map(|l| (&l.machine, 0)).collect();
+        while let Some((m, depth)) = stack.pop() {
+            machines += 1;
+            states += m.states.len();
+            transitions += m.transitions.len();
+            if depth < MAX_MACHINE_DEPTH {
+                for s in &m.states {
+                    if let StateKind::SubMachine(inner) = &s.kind {
+                        stack.push((inner, depth + 1));
+                    }
+                }
+            }
+        }
+        let mut fine = true;
+        for (what, count) in [
+            ("parameters", self.graph.parameters.len()),
+            ("machines", machines),
+            ("states", states),
+            ("transitions", transitions),
+        ] {
+            if count > max {
+                self.error(
+                    "Layers".into(),
+                    format!("the graph has {count} {what} in all, more than the {max} a graph may have; split it into several graphs"),
+                );
+                fine = false;
+            }
+        }
+        fine
     }
 
     fn graph(&mut self) {
