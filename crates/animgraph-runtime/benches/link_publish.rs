@@ -83,6 +83,9 @@ fn main() {
     let before = server.stats();
 
     let mut stalled = TcpStream::connect(server.local_addr()).unwrap();
+    let hello =
+        format!("{{\"type\":\"hello\",\"protocol\":{}}}\n", animgraph_runtime::link::PROTOCOL_VERSION);
+    stalled.write_all(hello.as_bytes()).unwrap();
     stalled.write_all(format!("{{\"type\":\"attach\",\"instance\":{id}}}\n").as_bytes()).unwrap();
     std::thread::sleep(Duration::from_millis(100));
     run("+ an editor that never reads", &server, id, &mut player);

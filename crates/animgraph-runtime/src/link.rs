@@ -11,6 +11,8 @@
 //! | from | message | when |
 //! |---|---|---|
 //! | game | `hello` `{protocol, game, instances}` | on connect |
+//! | editor | `hello` `{protocol}` | first, within [`LinkLimits::handshake`] of connecting |
+//! | editor | `ping` | now and then, so an open but quiet editor is not taken for a dead one |
 //! | game | `instances` `{instances}` | an instance was registered or removed |
 //! | editor | `attach` `{instance}` | start streaming that instance |
 //! | game | `attached` `{instance, layers, parameters}` | the attach took effect |
@@ -30,6 +32,12 @@
 //!   list is taken with `try_lock` too, so a frame never waits for another thread.
 //! - **Bounded.** Editor lines longer than [`MAX_LINE_BYTES`] end the connection with an error;
 //!   at most [`MAX_CLIENTS`] editors at once. Garbage lines get an `error` reply and are counted.
+//! - **Timed.** A connection that has not said `hello` within [`LinkLimits::handshake`] (garbage
+//!   does not extend it), or has sent no valid message for [`LinkLimits::idle`], is closed; when
+//!   the game is full, the oldest connection still waiting for its `hello` makes room for a new
+//!   one, so held or idle sockets cannot lock editors out. Each write to an editor gives up after
+//!   [`LinkLimits::write`], so an editor that attaches and never reads frees its threads and its
+//!   slot. [`LinkClient`] says hello and pings every [`PING_INTERVAL`] by itself.
 //! - **Loopback only.** [`LinkServer::bind`] refuses any address that is not a loopback one.
 
 use std::collections::VecDeque;
@@ -38,15 +46,15 @@ use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use crate::frame::PlayerFrame;
 use crate::graph::AnimationGraphPlayer;
 
-/// The protocol version in `hello`.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version in both `hello`s (2: the editor says hello and pings).
+pub const PROTOCOL_VERSION: u32 = 2;
 /// The port used when neither an argument nor `ANIMGRAPH_LINK` names one.
 pub const DEFAULT_PORT: u16 = 47_800;
 /// Longest line an editor may send.
@@ -58,6 +66,33 @@ pub const QUEUE_LINES: usize = 256;
 /// How often a connection's thread writes what was published (the editor sees frames this late
 /// at most).
 pub const WRITE_INTERVAL: Duration = Duration::from_millis(2);
+
+/// How often a [`LinkClient`] pings (well inside [`LinkLimits::idle`]'s default).
+pub const PING_INTERVAL: Duration = Duration::from_secs(5);
+
+/// How long a server waits on an editor. [`Default`] is what games use; tests shorten them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkLimits {
+    /// From connecting to the editor's `hello` (5 s).
+    pub handshake: Duration,
+    /// Longest time between two valid editor messages (30 s; [`LinkClient`] pings every 5 s).
+    pub idle: Duration,
+    /// Longest a single write to an editor may block before the connection is dropped (2 s).
+    pub write: Duration,
+}
+
+impl Default for LinkLimits {
+    fn default() -> Self {
+        LinkLimits {
+            handshake: Duration::from_secs(5),
+            idle: Duration::from_secs(30),
+            write: Duration::from_secs(2),
+        }
+    }
+}
+
+/// How often a connection's reader wakes to look at its deadlines and the server's stop flag.
+const READ_POLL: Duration = Duration::from_millis(100);
 
 /// Lines waiting for one editor.
 #[derive(Default)]
@@ -153,6 +188,13 @@ pub enum ServerMessage {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMessage {
+    /// The editor's first line.
+    Hello {
+        /// [`PROTOCOL_VERSION`].
+        protocol: u32,
+    },
+    /// Keeps a quiet connection open.
+    Ping,
     /// Stream this instance (replacing any other).
     Attach {
         /// The instance id from `hello` / `instances`.
@@ -225,12 +267,15 @@ struct Connection {
     /// The attached instance id + 1 (0: none).
     attached: Arc<AtomicU32>,
     alive: Arc<AtomicBool>,
+    /// Whether the editor has said hello (connections that have not are evicted first).
+    greeted: Arc<AtomicBool>,
     /// To shut the socket when the server goes (unblocks a writer stuck on a stalled editor).
     socket: TcpStream,
 }
 
 struct Shared {
     game: String,
+    limits: LinkLimits,
     instances: Mutex<Vec<InstanceInfo>>,
     /// Layer and parameter names per instance, for `attached`.
     names: Mutex<Vec<InstanceNames>>,
@@ -287,6 +332,15 @@ impl LinkServer {
     /// Listens on a loopback address (port 0 picks a free port; see
     /// [`local_addr`](Self::local_addr)).
     pub fn bind(address: SocketAddr, game: &str) -> Result<LinkServer, LinkError> {
+        LinkServer::bind_with_limits(address, game, LinkLimits::default())
+    }
+
+    /// [`bind`](Self::bind) with other time limits.
+    pub fn bind_with_limits(
+        address: SocketAddr,
+        game: &str,
+        limits: LinkLimits,
+    ) -> Result<LinkServer, LinkError> {
         if !address.ip().is_loopback() {
             return Err(LinkError::NotLoopback(address));
         }
@@ -295,6 +349,7 @@ impl LinkServer {
         listener.set_nonblocking(true).map_err(|e| LinkError::Bind(address.to_string(), e))?;
         let shared = Arc::new(Shared {
             game: game.to_string(),
+            limits,
             instances: Mutex::new(Vec::new()),
             names: Mutex::new(Vec::new()),
             connections: Mutex::new(Vec::new()),
@@ -457,7 +512,21 @@ fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
 }
 
 fn connect(mut stream: TcpStream, shared: &Arc<Shared>) {
-    let full = shared.connections.lock().map_or(true, |c| c.len() >= MAX_CLIENTS);
+    let full = match shared.connections.lock() {
+        Ok(mut connections) => {
+            connections.retain(|c| c.alive.load(Ordering::Relaxed));
+            if connections.len() >= MAX_CLIENTS {
+                // Make room by closing the oldest connection that never said hello.
+                if let Some(i) = connections.iter().position(|c| !c.greeted.load(Ordering::Relaxed)) {
+                    let evicted = connections.remove(i);
+                    evicted.alive.store(false, Ordering::Relaxed);
+                    let _ = evicted.socket.shutdown(std::net::Shutdown::Both);
+                }
+            }
+            connections.len() >= MAX_CLIENTS
+        }
+        Err(_) => true,
+    };
     if full {
         let refusal = line(&ServerMessage::Error {
             message: format!("the game already has {MAX_CLIENTS} editors connected"),
@@ -466,14 +535,22 @@ fn connect(mut stream: TcpStream, shared: &Arc<Shared>) {
         let _ = stream.write_all(refusal.as_bytes());
         return;
     }
+    // The options apply to the socket, so to every handle of it.
+    if stream.set_write_timeout(Some(shared.limits.write)).is_err()
+        || stream.set_read_timeout(Some(READ_POLL)).is_err()
+    {
+        return;
+    }
     let (Ok(read_half), Ok(socket)) = (stream.try_clone(), stream.try_clone()) else { return };
     let outbox = Arc::new(Outbox::default());
     let attached = Arc::new(AtomicU32::new(0));
     let alive = Arc::new(AtomicBool::new(true));
+    let greeted = Arc::new(AtomicBool::new(false));
     let connection = Connection {
         outbox: Arc::clone(&outbox),
         attached: Arc::clone(&attached),
         alive: Arc::clone(&alive),
+        greeted: Arc::clone(&greeted),
         socket,
     };
     // Hello first, then the connection becomes visible to publish and broadcast.
@@ -487,7 +564,9 @@ fn connect(mut stream: TcpStream, shared: &Arc<Shared>) {
     });
     let reader_shared = Arc::clone(shared);
     let _ = std::thread::Builder::new().name("animgraph-link-read".into()).spawn(move || {
-        read_loop(read_half, &reader_shared, &outbox, &attached, &alive);
+        let connection =
+            ReaderState { outbox: &outbox, attached: &attached, alive: &alive, greeted: &greeted };
+        read_loop(read_half, &reader_shared, &connection);
     });
 }
 
@@ -513,41 +592,136 @@ fn write_loop(mut stream: TcpStream, outbox: &Outbox, alive: &AtomicBool) {
     let _ = stream.shutdown(std::net::Shutdown::Both);
 }
 
-/// Reads one line of at most `MAX_LINE_BYTES`; `Ok(None)` at end of stream, `Err` when longer.
-fn read_bounded_line(reader: &mut impl BufRead, buffer: &mut Vec<u8>) -> Result<Option<()>, ()> {
-    buffer.clear();
-    let mut limited = reader.take(MAX_LINE_BYTES as u64 + 1);
-    match limited.read_until(b'\n', buffer) {
-        Ok(0) => Ok(None),
-        Ok(_) if buffer.len() > MAX_LINE_BYTES => Err(()),
-        Ok(_) => Ok(Some(())),
-        Err(_) => Ok(None),
+/// One editor line, or why there is none.
+enum Incoming {
+    Line(String),
+    /// The editor closed the connection (or the socket failed).
+    Closed,
+    /// The line grew past [`MAX_LINE_BYTES`].
+    TooLong,
+    /// The deadline passed (or the connection was dropped).
+    Timeout,
+}
+
+/// Splits a socket into lines of at most [`MAX_LINE_BYTES`], giving up at a deadline that no
+/// amount of incoming bytes can push back.
+struct LineReader {
+    stream: TcpStream,
+    pending: Vec<u8>,
+}
+
+impl LineReader {
+    fn next(&mut self, deadline: Instant, keep_going: impl Fn() -> bool) -> Incoming {
+        let mut chunk = [0u8; 4096];
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+                let rest = self.pending.split_off(end + 1);
+                let line = std::mem::replace(&mut self.pending, rest);
+                return Incoming::Line(String::from_utf8_lossy(&line).into_owned());
+            }
+            if self.pending.len() > MAX_LINE_BYTES {
+                return Incoming::TooLong;
+            }
+            if Instant::now() >= deadline || !keep_going() {
+                return Incoming::Timeout;
+            }
+            match self.stream.read(&mut chunk) {
+                Ok(0) => return Incoming::Closed,
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock
+                            | std::io::ErrorKind::TimedOut
+                            | std::io::ErrorKind::Interrupted
+                    ) => {}
+                Err(_) => return Incoming::Closed,
+            }
+        }
     }
 }
 
-fn read_loop(stream: TcpStream, shared: &Shared, outbox: &Outbox, attached: &AtomicU32, alive: &AtomicBool) {
-    let mut reader = BufReader::new(stream);
-    let mut buffer = Vec::new();
+/// A connection's flags, as its reader uses them.
+struct ReaderState<'a> {
+    outbox: &'a Outbox,
+    attached: &'a AtomicU32,
+    alive: &'a AtomicBool,
+    greeted: &'a AtomicBool,
+}
+
+fn read_loop(stream: TcpStream, shared: &Shared, connection: &ReaderState) {
+    let ReaderState { outbox, attached, alive, greeted } = *connection;
+    let mut reader = LineReader { stream, pending: Vec::new() };
     let reply = |message: ServerMessage| outbox.push(line(&message));
-    while alive.load(Ordering::Relaxed) && !shared.stop.load(Ordering::Relaxed) {
-        match read_bounded_line(&mut reader, &mut buffer) {
-            Ok(None) => break,
-            Err(()) => {
-                shared.rejected.fetch_add(1, Ordering::Relaxed);
-                reply(ServerMessage::Error {
-                    message: format!("line longer than {MAX_LINE_BYTES} bytes; closing"),
-                });
+    let reject = |message: String| {
+        shared.rejected.fetch_add(1, Ordering::Relaxed);
+        reply(ServerMessage::Error { message });
+    };
+    let limits = shared.limits;
+    let mut deadline = Instant::now() + limits.handshake;
+    let keep_going = || alive.load(Ordering::Relaxed) && !shared.stop.load(Ordering::Relaxed);
+    loop {
+        let text = match reader.next(deadline, keep_going) {
+            Incoming::Line(text) => text,
+            Incoming::Closed => break,
+            Incoming::TooLong => {
+                reject(format!("line longer than {MAX_LINE_BYTES} bytes; closing"));
                 break;
             }
-            Ok(Some(())) => {}
-        }
-        let text = String::from_utf8_lossy(&buffer);
+            Incoming::Timeout => {
+                if keep_going() {
+                    let message = if greeted.load(Ordering::Relaxed) {
+                        format!(
+                            "no message for {} s; closing (editors ping every {} s)",
+                            limits.idle.as_secs_f32(),
+                            PING_INTERVAL.as_secs()
+                        )
+                    } else {
+                        format!(
+                            "no hello within {} s of connecting; closing (send {{\"type\":\"hello\",\"protocol\":{PROTOCOL_VERSION}}} first)",
+                            limits.handshake.as_secs_f32()
+                        )
+                    };
+                    reject(message);
+                }
+                break;
+            }
+        };
         let text = text.trim();
         if text.is_empty() {
             continue;
         }
-        match serde_json::from_str::<ClientMessage>(text) {
-            Ok(ClientMessage::Attach { instance }) => {
+        let message = match serde_json::from_str::<ClientMessage>(text) {
+            Ok(message) => message,
+            Err(e) => {
+                reject(format!(
+                    "not understood ({e}); send {{\"type\":\"attach\",\"instance\":N}}, {{\"type\":\"detach\"}} or {{\"type\":\"ping\"}}"
+                ));
+                continue;
+            }
+        };
+        if !greeted.load(Ordering::Relaxed) {
+            match message {
+                ClientMessage::Hello { protocol } if protocol == PROTOCOL_VERSION => {
+                    greeted.store(true, Ordering::Relaxed);
+                    deadline = Instant::now() + limits.idle;
+                }
+                ClientMessage::Hello { protocol } => {
+                    reject(format!(
+                        "the editor speaks link protocol {protocol}, this game {PROTOCOL_VERSION}; use an editor of the same version"
+                    ));
+                    break;
+                }
+                _ => {
+                    reject(format!("say hello first: {{\"type\":\"hello\",\"protocol\":{PROTOCOL_VERSION}}}"))
+                }
+            }
+            continue;
+        }
+        deadline = Instant::now() + limits.idle;
+        match message {
+            ClientMessage::Hello { .. } | ClientMessage::Ping => {}
+            ClientMessage::Attach { instance } => {
                 let names =
                     shared.names.lock().ok().and_then(|n| n.iter().find(|n| n.0 == instance).cloned());
                 match names {
@@ -557,28 +731,15 @@ fn read_loop(stream: TcpStream, shared: &Shared, outbox: &Outbox, attached: &Ato
                         }
                         reply(ServerMessage::Attached { instance, layers, parameters });
                     }
-                    None => {
-                        shared.rejected.fetch_add(1, Ordering::Relaxed);
-                        reply(ServerMessage::Error {
-                            message: format!("no instance {instance}; use an id from `instances`"),
-                        });
-                    }
+                    None => reject(format!("no instance {instance}; use an id from `instances`")),
                 }
             }
-            Ok(ClientMessage::Detach) => {
+            ClientMessage::Detach => {
                 let previous = attached.swap(0, Ordering::AcqRel);
                 if previous != 0 {
                     shared.attachments.fetch_sub(1, Ordering::Relaxed);
                     reply(ServerMessage::Detached { instance: previous - 1, reason: "requested".into() });
                 }
-            }
-            Err(e) => {
-                shared.rejected.fetch_add(1, Ordering::Relaxed);
-                reply(ServerMessage::Error {
-                    message: format!(
-                        "not understood ({e}); send {{\"type\":\"attach\",\"instance\":N}} or {{\"type\":\"detach\"}}"
-                    ),
-                });
             }
         }
     }
@@ -600,11 +761,22 @@ pub enum ClientEvent {
     Disconnected,
 }
 
-/// The editor side of the link: a connection whose messages arrive on a background thread.
+/// The editor side of the link: a connection whose messages arrive on a background thread. It
+/// says hello on connecting and pings every [`PING_INTERVAL`] from another thread.
 pub struct LinkClient {
-    stream: TcpStream,
+    stream: Arc<Mutex<TcpStream>>,
     events: Receiver<ClientEvent>,
     connected: Arc<AtomicBool>,
+    /// Dropping it stops the pinger.
+    _stop_pinging: mpsc::Sender<()>,
+}
+
+/// Writes one message as a line.
+fn send_line(stream: &Mutex<TcpStream>, message: &ClientMessage) -> std::io::Result<()> {
+    let mut text = serde_json::to_string(message).map_err(std::io::Error::other)?;
+    text.push('\n');
+    let mut stream = stream.lock().map_err(|_| std::io::Error::other("the link's writer panicked"))?;
+    stream.write_all(text.as_bytes())
 }
 
 /// Longest line a client accepts from a game (frames of large graphs fit easily).
@@ -643,7 +815,18 @@ impl LinkClient {
             thread_connected.store(false, Ordering::Relaxed);
             let _ = send.send(ClientEvent::Disconnected);
         })?;
-        Ok(LinkClient { stream, events, connected })
+        let stream = Arc::new(Mutex::new(stream));
+        send_line(&stream, &ClientMessage::Hello { protocol: PROTOCOL_VERSION })?;
+        let (stop_pinging, stopped) = mpsc::channel::<()>();
+        let pinger_stream = Arc::clone(&stream);
+        std::thread::Builder::new().name("animgraph-link-ping".into()).spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(PING_INTERVAL) {
+                if send_line(&pinger_stream, &ClientMessage::Ping).is_err() {
+                    break;
+                }
+            }
+        })?;
+        Ok(LinkClient { stream, events, connected, _stop_pinging: stop_pinging })
     }
 
     /// Whether the connection is still up.
@@ -653,9 +836,7 @@ impl LinkClient {
 
     /// Sends a request.
     pub fn send(&mut self, message: &ClientMessage) -> std::io::Result<()> {
-        let mut text = serde_json::to_string(message).map_err(std::io::Error::other)?;
-        text.push('\n');
-        self.stream.write_all(text.as_bytes())
+        send_line(&self.stream, message)
     }
 
     /// Asks to stream an instance.
@@ -681,6 +862,8 @@ impl LinkClient {
 
 impl Drop for LinkClient {
     fn drop(&mut self) {
-        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+        if let Ok(stream) = self.stream.lock() {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
     }
 }

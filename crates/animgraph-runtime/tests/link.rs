@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use animgraph_runtime::frame::PlayerFrame;
 use animgraph_runtime::link::{
-    ClientEvent, LinkClient, LinkError, LinkServer, MAX_CLIENTS, MAX_LINE_BYTES, ServerMessage, parse_address,
+    ClientEvent, LinkClient, LinkError, LinkLimits, LinkServer, MAX_CLIENTS, MAX_LINE_BYTES,
+    PROTOCOL_VERSION, ServerMessage, parse_address,
 };
 use animgraph_runtime::script::RecordingBackend;
 use animgraph_runtime::{AnimationGraphPlayer, mres};
@@ -29,6 +30,39 @@ fn locomotion() -> (animgraph_runtime::AnimationGraph, AnimationGraphPlayer) {
 
 fn server() -> LinkServer {
     LinkServer::bind(SocketAddr::from(([127, 0, 0, 1], 0)), "test game").unwrap()
+}
+
+fn server_with(limits: LinkLimits) -> LinkServer {
+    LinkServer::bind_with_limits(SocketAddr::from(([127, 0, 0, 1], 0)), "test game", limits).unwrap()
+}
+
+/// A raw connection that has read the game's hello and, when `greet`, said its own.
+fn raw(server: &LinkServer, greet: bool) -> (TcpStream, BufReader<TcpStream>) {
+    let stream = TcpStream::connect(server.local_addr()).unwrap();
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.contains("\"hello\""), "{line}");
+    if greet {
+        writer
+            .write_all(format!("{{\"type\":\"hello\",\"protocol\":{PROTOCOL_VERSION}}}\n").as_bytes())
+            .unwrap();
+    }
+    (writer, reader)
+}
+
+/// Every line until the game closes the connection.
+fn lines_until_closed(reader: &mut BufReader<TcpStream>) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let mut text = String::new();
+        match reader.read_line(&mut text) {
+            Ok(0) | Err(_) => return lines,
+            Ok(_) => lines.push(text),
+        }
+    }
 }
 
 /// The next message, skipping none; fails after `WAIT`.
@@ -155,13 +189,8 @@ fn garbage_is_answered_with_an_error_and_the_connection_keeps_working() {
     let (graph, player) = locomotion();
     let server = server();
     let id = server.register("A", &player, &graph.uid, None);
-    let stream = TcpStream::connect(server.local_addr()).unwrap();
-    stream.set_read_timeout(Some(WAIT)).unwrap();
-    let mut writer = stream.try_clone().unwrap();
-    let mut reader = BufReader::new(stream);
+    let (mut writer, mut reader) = raw(&server, true);
     let mut line = String::new();
-    reader.read_line(&mut line).unwrap();
-    assert!(line.contains("\"hello\""), "{line}");
     for garbage in [
         "not json\n",
         "{\"type\":\"set_parameter\",\"name\":\"speed\"}\n",
@@ -183,21 +212,11 @@ fn garbage_is_answered_with_an_error_and_the_connection_keeps_working() {
 #[test]
 fn an_oversized_line_closes_that_connection_only() {
     let server = server();
-    let mut stream = TcpStream::connect(server.local_addr()).unwrap();
-    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let (mut stream, mut reader) = raw(&server, true);
     let huge = vec![b'x'; MAX_LINE_BYTES + 100];
     let _ = stream.write_all(&huge);
-    let mut text = String::new();
-    let mut reader = BufReader::new(stream);
-    // hello, then the error, then the end of the stream.
-    let mut lines = Vec::new();
-    loop {
-        text.clear();
-        match reader.read_line(&mut text) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => lines.push(text.clone()),
-        }
-    }
+    // The error, then the end of the stream.
+    let lines = lines_until_closed(&mut reader);
     assert!(lines.iter().any(|l| l.contains("longer than")), "{lines:?}");
     assert_eq!(server.stats().rejected, 1);
     // The server still serves others.
@@ -211,7 +230,7 @@ fn an_editor_that_never_reads_cannot_stall_publishing() {
     let server = server();
     let id = server.register("A", &player, &graph.uid, None);
     // A stalled editor: attaches, then never reads a byte.
-    let mut stalled = TcpStream::connect(server.local_addr()).unwrap();
+    let (mut stalled, _unread) = raw(&server, true);
     stalled.write_all(format!("{{\"type\":\"attach\",\"instance\":{id}}}\n").as_bytes()).unwrap();
     until(|| server.is_attached(id));
     // A healthy editor attached to the same instance.
@@ -280,4 +299,129 @@ fn only_loopback_addresses_are_accepted() {
         LinkServer::bind(SocketAddr::from(([0, 0, 0, 0], 0)), "g"),
         Err(LinkError::NotLoopback(_))
     ));
+}
+
+#[test]
+fn a_connection_that_never_says_hello_is_closed_however_much_it_sends() {
+    let limits = LinkLimits { handshake: Duration::from_millis(400), ..LinkLimits::default() };
+    let server = server_with(limits);
+    let (mut writer, mut reader) = raw(&server, false);
+    let started = Instant::now();
+    // Garbage and requests before hello are refused and do not extend the handshake.
+    let sender = std::thread::spawn(move || {
+        for _ in 0..100 {
+            let request = "{\"type\":\"attach\",\"instance\":1}\nnot json\n";
+            if writer.write_all(request.as_bytes()).is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    });
+    let lines = lines_until_closed(&mut reader);
+    let lasted = started.elapsed();
+    assert!(lasted < Duration::from_secs(2), "the connection stayed open {lasted:?}");
+    assert!(lines.iter().any(|l| l.contains("say hello first")), "{lines:?}");
+    assert!(lines.last().is_some_and(|l| l.contains("no hello within")), "{lines:?}");
+    let _ = sender.join();
+    until(|| server.stats().clients == 0);
+}
+
+#[test]
+fn an_editor_of_another_protocol_is_told_and_closed() {
+    let server = server();
+    let (mut writer, mut reader) = raw(&server, false);
+    writer.write_all(b"{\"type\":\"hello\",\"protocol\":1}\n").unwrap();
+    let lines = lines_until_closed(&mut reader);
+    assert!(lines.iter().any(|l| l.contains("protocol 1")), "{lines:?}");
+}
+
+#[test]
+fn an_idle_connection_is_closed_and_a_pinging_client_is_not() {
+    let limits = LinkLimits { idle: Duration::from_millis(300), ..LinkLimits::default() };
+    let server = server_with(limits);
+    let (mut writer, mut reader) = raw(&server, true);
+    // Pings keep it open past the idle limit ...
+    for _ in 0..6 {
+        std::thread::sleep(Duration::from_millis(100));
+        writer.write_all(b"{\"type\":\"ping\"}\n").unwrap();
+    }
+    assert_eq!(server.stats().clients, 1);
+    assert_eq!(server.stats().rejected, 0);
+    // ... silence closes it.
+    let lines = lines_until_closed(&mut reader);
+    assert!(lines.last().is_some_and(|l| l.contains("no message for")), "{lines:?}");
+    until(|| server.stats().clients == 0);
+}
+
+#[test]
+fn a_link_client_pings_by_itself() {
+    // Idle limit just past two ping intervals: only the client's own pings keep it connected.
+    let limits = LinkLimits { idle: Duration::from_secs(7), ..LinkLimits::default() };
+    let server = server_with(limits);
+    let (graph, player) = locomotion();
+    let client = LinkClient::connect(server.local_addr(), WAIT).unwrap();
+    assert!(matches!(next(&client), ServerMessage::Hello { .. }));
+    std::thread::sleep(Duration::from_secs(9));
+    assert!(client.is_connected());
+    server.register("late", &player, &graph.uid, None);
+    let instances = wait_for(&client, |m| match m {
+        ServerMessage::Instances { instances } => Some(instances.len()),
+        _ => None,
+    });
+    assert_eq!(instances, 1);
+    assert_eq!(server.stats().rejected, 0);
+}
+
+#[test]
+fn held_connections_cannot_lock_editors_out() {
+    let server = server();
+    // Hundreds of connections that never say hello: the game keeps at most MAX_CLIENTS, and
+    // each new one replaces the oldest silent one.
+    let held: Vec<TcpStream> = (0..300).map(|_| TcpStream::connect(server.local_addr()).unwrap()).collect();
+    until(|| server.stats().clients == MAX_CLIENTS);
+    let client = LinkClient::connect(server.local_addr(), WAIT).unwrap();
+    assert!(matches!(next(&client), ServerMessage::Hello { .. }));
+    // A second look a little later: the editor is still connected and the count still bounded.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(client.is_connected());
+    assert!(server.stats().clients <= MAX_CLIENTS);
+    drop(held);
+}
+
+#[test]
+fn greeted_but_silent_connections_time_out_and_free_their_slots() {
+    let limits = LinkLimits { idle: Duration::from_millis(300), ..LinkLimits::default() };
+    let server = server_with(limits);
+    let held: Vec<_> = (0..MAX_CLIENTS).map(|_| raw(&server, true)).collect();
+    until(|| server.stats().clients == MAX_CLIENTS);
+    until(|| server.stats().clients == 0);
+    let client = LinkClient::connect(server.local_addr(), WAIT).unwrap();
+    assert!(matches!(next(&client), ServerMessage::Hello { .. }));
+    drop(held);
+}
+
+#[test]
+fn an_editor_that_attaches_and_never_reads_is_dropped_by_the_write_timeout() {
+    let limits = LinkLimits { write: Duration::from_millis(200), ..LinkLimits::default() };
+    let server = server_with(limits);
+    let (graph, mut player) = locomotion();
+    let id = server.register("A", &player, &graph.uid, None);
+    let (mut stalled, _unread) = raw(&server, true);
+    stalled.write_all(format!("{{\"type\":\"attach\",\"instance\":{id}}}\n").as_bytes()).unwrap();
+    until(|| server.is_attached(id));
+    let mut buffer = player.new_buffer();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    // Publish (as a game would, every frame) until the server gives up on the editor.
+    while server.stats().clients > 0 {
+        assert!(Instant::now() < deadline, "the stalled editor was never dropped: {:?}", server.stats());
+        for _ in 0..100 {
+            player.advance(1.0 / 60.0, &mut buffer);
+            server.publish(id, &player);
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(!server.is_attached(id));
+    // Its slot is free for another editor.
+    let client = LinkClient::connect(server.local_addr(), WAIT).unwrap();
+    assert!(matches!(next(&client), ServerMessage::Hello { .. }));
 }
