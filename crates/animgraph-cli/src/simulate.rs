@@ -156,7 +156,10 @@ fn print_frames<B: PoseBackend + BackendNames>(
             &format!("animgraph simulate --script {}", args.script.display()),
             layers,
         );
-        animgraph_runtime::recording::Recording::new(header, usize::MAX)
+        animgraph_runtime::recording::Recording::new(
+            header,
+            animgraph_runtime::recording::MAX_RECORDING_FRAMES,
+        )
     });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -201,6 +204,16 @@ fn print_frames<B: PoseBackend + BackendNames>(
         if let Err(e) = r.save(path) {
             eprintln!("{}: {e}", path.display());
             return ExitCode::FAILURE;
+        }
+        if r.dropped > 0 {
+            eprintln!(
+                "{}: warning: kept the last {} of {} frames (recordings hold at most {} frames and {} MiB)",
+                path.display(),
+                r.len(),
+                r.len() as u64 + r.dropped,
+                animgraph_runtime::recording::MAX_RECORDING_FRAMES,
+                animgraph_runtime::recording::MAX_RECORDING_BYTES >> 20
+            );
         }
         eprintln!("recorded {} frames to {}", r.len(), path.display());
     }

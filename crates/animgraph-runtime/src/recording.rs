@@ -5,6 +5,10 @@
 //! The file's first line is a [`RecordingHeader`]; each further line is one [`RecordedFrame`].
 //! `animgraph simulate --record` writes one; the editor records its preview or an attached game
 //! and scrubs, saves and opens them.
+//!
+//! Both sides are bounded alike: a ring holds at most [`MAX_RECORDING_FRAMES`] frames and
+//! [`MAX_RECORDING_BYTES`] of text (pushing past either drops the oldest frames), and the loader
+//! refuses a file past either limit, so everything saved loads again.
 
 use std::collections::VecDeque;
 use std::path::Path;
@@ -19,8 +23,33 @@ use crate::script::SampleRecord;
 pub const RECORDING_FORMAT: &str = "animgraph-recording";
 /// The version this crate writes and reads.
 pub const RECORDING_VERSION: u32 = 1;
-/// Largest recording file read.
+/// Largest recording file read, and most bytes a [`Recording`] holds (as its text): a ring that
+/// would grow past it drops its oldest frames, so whatever is saved loads.
 pub const MAX_RECORDING_BYTES: u64 = 256 * 1024 * 1024;
+/// Most frames a recording holds or a file may have (ten minutes at 60 Hz); [`Recording::new`]
+/// clamps its capacity to it and [`Recording::parse`] refuses more.
+pub const MAX_RECORDING_FRAMES: usize = 36_000;
+
+/// Counts the bytes of a frame's text without keeping it.
+#[derive(Default)]
+struct ByteCount(u64);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A value's JSON line length (newline included).
+fn line_bytes(value: &impl Serialize) -> u64 {
+    let mut count = ByteCount::default();
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0 + 1
+}
 
 /// What a recording is of.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -163,31 +192,67 @@ pub enum RecordingError {
     },
 }
 
-/// Frames in a ring of at most `capacity` (the oldest go first).
+/// Frames in a ring of at most `capacity` frames and [`MAX_RECORDING_BYTES`] of text (the oldest
+/// go first).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recording {
     /// What it is of.
     pub header: RecordingHeader,
     frames: VecDeque<RecordedFrame>,
+    /// Each frame's line length, parallel to `frames`.
+    sizes: VecDeque<u64>,
+    /// The sum of `sizes`.
+    bytes: u64,
+    /// Most bytes the text may have (header included).
+    byte_limit: u64,
     capacity: usize,
     /// Frames pushed out of the ring so far.
     pub dropped: u64,
 }
 
 impl Recording {
-    /// An empty recording keeping the last `capacity` frames (at least one).
+    /// An empty recording keeping the last `capacity` frames (at least one, at most
+    /// [`MAX_RECORDING_FRAMES`]) within [`MAX_RECORDING_BYTES`].
     pub fn new(header: RecordingHeader, capacity: usize) -> Recording {
-        let capacity = capacity.max(1);
-        Recording { header, frames: VecDeque::with_capacity(capacity.min(1 << 16)), capacity, dropped: 0 }
+        Recording::with_byte_limit(header, capacity, MAX_RECORDING_BYTES)
     }
 
-    /// Adds a frame, dropping the oldest when full.
+    /// [`new`](Self::new) with a smaller byte limit (never above [`MAX_RECORDING_BYTES`]).
+    pub fn with_byte_limit(header: RecordingHeader, capacity: usize, byte_limit: u64) -> Recording {
+        let capacity = capacity.clamp(1, MAX_RECORDING_FRAMES);
+        Recording {
+            header,
+            frames: VecDeque::with_capacity(capacity.min(1 << 12)),
+            sizes: VecDeque::with_capacity(capacity.min(1 << 12)),
+            bytes: 0,
+            byte_limit: byte_limit.min(MAX_RECORDING_BYTES),
+            capacity,
+            dropped: 0,
+        }
+    }
+
+    /// Adds a frame, dropping the oldest while there are more than `capacity` frames or more
+    /// text than the byte limit (a single frame larger than the limit is not kept at all).
     pub fn push(&mut self, frame: RecordedFrame) {
-        if self.frames.len() == self.capacity {
+        let size = line_bytes(&frame);
+        let room = self.byte_limit.saturating_sub(line_bytes(&self.header));
+        if size > room {
+            self.dropped += 1;
+            return;
+        }
+        while self.frames.len() >= self.capacity || self.bytes + size > room {
             self.frames.pop_front();
+            self.bytes -= self.sizes.pop_front().unwrap_or(0);
             self.dropped += 1;
         }
         self.frames.push_back(frame);
+        self.sizes.push_back(size);
+        self.bytes += size;
+    }
+
+    /// The length of [`to_text`](Self::to_text), which never exceeds the byte limit.
+    pub fn text_bytes(&self) -> u64 {
+        line_bytes(&self.header) + self.bytes
     }
 
     /// The frames, oldest first.
@@ -218,6 +283,8 @@ impl Recording {
     /// Forgets every frame.
     pub fn clear(&mut self) {
         self.frames.clear();
+        self.sizes.clear();
+        self.bytes = 0;
         self.dropped = 0;
     }
 
@@ -266,16 +333,34 @@ impl Recording {
                 ),
             });
         }
-        let mut frames = VecDeque::new();
+        if text.len() as u64 > MAX_RECORDING_BYTES {
+            return Err(RecordingError::Line {
+                line: 1,
+                message: format!(
+                    "the recording is {} bytes; recordings hold at most {MAX_RECORDING_BYTES}",
+                    text.len()
+                ),
+            });
+        }
+        let mut recording = Recording::new(header, MAX_RECORDING_FRAMES);
         for (i, line) in lines {
+            if recording.frames.len() == MAX_RECORDING_FRAMES {
+                return Err(RecordingError::Line {
+                    line: i + 1,
+                    message: format!(
+                        "more than {MAX_RECORDING_FRAMES} frames; recordings hold at most that many (cut the file at this line)"
+                    ),
+                });
+            }
             let frame: RecordedFrame = serde_json::from_str(line).map_err(|e| RecordingError::Line {
                 line: i + 1,
                 message: format!("not a recorded frame: {e}"),
             })?;
-            frames.push_back(frame);
+            recording.push(frame);
         }
-        let capacity = frames.len().max(1);
-        Ok(Recording { header, frames, capacity, dropped: 0 })
+        recording.capacity = recording.frames.len().max(1);
+        recording.dropped = 0;
+        Ok(recording)
     }
 
     /// Loads a file written by [`save`](Self::save).

@@ -76,3 +76,51 @@ fn broken_recordings_are_refused_with_the_line() {
     assert!(e.to_string().contains("version 99 is not supported"), "{e}");
     assert!(Recording::load(std::path::Path::new("/nonexistent/r.jsonl")).is_err());
 }
+
+#[test]
+fn the_writer_and_the_loader_agree_on_the_frame_limit() {
+    use animgraph_runtime::recording::MAX_RECORDING_FRAMES;
+    let (small, _) = showcase_recording(1);
+    let mut frame = small.frames()[0].clone();
+    frame.frame.explain = None;
+    let mut recording = Recording::new(small.header.clone(), usize::MAX);
+    assert_eq!(recording.capacity(), MAX_RECORDING_FRAMES);
+    for i in 0..MAX_RECORDING_FRAMES + 5 {
+        frame.frame.tick = i as u64;
+        recording.push(frame.clone());
+    }
+    assert_eq!((recording.len(), recording.dropped), (MAX_RECORDING_FRAMES, 5));
+    let text = recording.to_text();
+    assert_eq!(text.len() as u64, recording.text_bytes());
+    let back = Recording::parse(&text).unwrap();
+    assert_eq!(back.len(), MAX_RECORDING_FRAMES);
+    assert_eq!(back.frames().front().map(|f| f.frame.tick), Some(5));
+    // One frame more than a recording can hold is refused at that frame's line.
+    let one_more = format!("{text}{}\n", text.lines().last().unwrap());
+    let e = Recording::parse(&one_more).unwrap_err();
+    assert!(
+        e.to_string().starts_with(&format!(
+            "line {}: more than {MAX_RECORDING_FRAMES} frames",
+            MAX_RECORDING_FRAMES + 2
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_ring_never_holds_more_text_than_its_byte_limit() {
+    let (source, frames) = showcase_recording(100_000);
+    let limit = 40_000;
+    let mut recording = Recording::with_byte_limit(source.header.clone(), 100_000, limit);
+    for f in source.frames() {
+        recording.push(f.clone());
+        assert!(recording.text_bytes() <= limit);
+    }
+    assert!(recording.len() > 1 && recording.len() < frames, "{} of {frames}", recording.len());
+    assert_eq!(recording.len() as u64 + recording.dropped, frames as u64);
+    let text = recording.to_text();
+    assert_eq!(text.len() as u64, recording.text_bytes());
+    assert_eq!(Recording::parse(&text).unwrap().frames(), recording.frames());
+    // The kept frames are the newest.
+    assert_eq!(recording.frames().back(), source.frames().back());
+}
