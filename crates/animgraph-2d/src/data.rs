@@ -443,14 +443,29 @@ impl Skeleton2DData {
                 format!("the file is {} bytes; the limit is {MAX_MSKEL_BYTES}", text.len()),
             )]));
         }
-        let container: Container = serde_json::from_str(text).map_err(|e| {
+        if let Err(e) = animgraph_runtime::json::check_f32_range(text) {
+            let message = format!("the number {} is out of range; numbers must be within ±3.4e38", e.number);
+            return Err(SkeletonError::Syntax { line: e.line, column: e.column, message });
+        }
+        // Through serde_path_to_error, so a wrong type names its field (`bones[3].x`), not
+        // only a column.
+        let syntax = |e: serde_json::Error, field: &str| {
             let message = e.to_string();
             let message = match message.find(" at line ") {
                 Some(i) => message[..i].to_string(),
                 None => message,
             };
+            let message = if field.is_empty() { message } else { format!("{field}: {message}") };
             SkeletonError::Syntax { line: e.line(), column: e.column(), message }
+        };
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        let container: Container = serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+            let field = e.path().to_string();
+            let field =
+                field.strip_prefix("props.").unwrap_or(if field == "." { "" } else { &field }).to_string();
+            syntax(e.into_inner(), &field)
         })?;
+        deserializer.end().map_err(|e| syntax(e, ""))?;
         let mut issues = Vec::new();
         // The header rules every animgraph file shares.
         if let Err(message) = container::check_format(Some(&Json::from(container.format))) {

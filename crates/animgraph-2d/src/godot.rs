@@ -213,6 +213,11 @@ impl Parser<'_> {
                 }
                 let text = std::str::from_utf8(&self.text[start..self.at]).unwrap_or("");
                 match text.parse::<f64>() {
+                    Ok(n) if n.abs() > f32::MAX as f64 => {
+                        return self.error(format!(
+                            "the number {text} is out of range (numbers must be within ±3.4e38)"
+                        ));
+                    }
                     Ok(n) => Value::Number(n),
                     Err(_) => return self.error(format!("bad number \"{text}\"")),
                 }

@@ -394,6 +394,20 @@ impl Skeleton2D {
         }
     }
 
+    /// Points bone `b` at `target` (one-bone IK), `mix` of the way.
+    fn aim(&self, pose: &mut Pose, b: usize, target: Vec2, mix: f32) {
+        let parent = self.parents[b].map_or(Affine2::IDENTITY, |p| pose.world[p as usize]);
+        let local_target = parent.inverse().transform_point2(target);
+        let origin = Vec2::new(pose.channels[X][b], pose.channels[Y][b]);
+        let d = local_target - origin;
+        if d.length_squared() > 1e-12 {
+            let want = d.y.atan2(d.x).to_degrees() - pose.channels[SHEAR_X][b];
+            let now = pose.channels[ROTATION][b];
+            pose.channels[ROTATION][b] = now + shortest(want - now) * mix;
+            self.update_descendants(pose, b);
+        }
+    }
+
     /// One-bone IK points the bone at the target; two-bone IK bends parent and child (law of
     /// cosines) so the child's tip... the child's origin chain reaches the target, bending to the
     /// side `bend_positive` says. `mix` blends rotations with the animated pose.
@@ -402,19 +416,7 @@ impl Skeleton2D {
         let parent_world =
             |pose: &Pose, b: usize| self.parents[b].map_or(Affine2::IDENTITY, |p| pose.world[p as usize]);
         match ik.bones.as_slice() {
-            [bone] => {
-                let b = *bone as usize;
-                let parent = parent_world(pose, b);
-                let local_target = parent.inverse().transform_point2(target);
-                let origin = Vec2::new(pose.channels[X][b], pose.channels[Y][b]);
-                let d = local_target - origin;
-                if d.length_squared() > 1e-12 {
-                    let want = d.y.atan2(d.x).to_degrees() - pose.channels[SHEAR_X][b];
-                    let now = pose.channels[ROTATION][b];
-                    pose.channels[ROTATION][b] = now + shortest(want - now) * mix;
-                    self.update_descendants(pose, b);
-                }
-            }
+            [bone] => self.aim(pose, *bone as usize, target, mix),
             [upper, lower] => {
                 let (p, c) = (*upper as usize, *lower as usize);
                 let parent = parent_world(pose, p);
@@ -425,10 +427,19 @@ impl Skeleton2D {
                 // Lengths in the parent's space (scales folded in).
                 let s = Vec2::new(pose.channels[SCALE_X][p], pose.channels[SCALE_Y][p]);
                 let l1 = (child_local * s).length();
+                if !(l1 > 1e-4) {
+                    // The child sits on the parent's origin: no triangle to bend. As Spine does,
+                    // aim the parent alone and unrotate the child.
+                    pose.channels[ROTATION][c] = 0.0;
+                    self.aim(pose, p, target, mix);
+                    return;
+                }
                 let tip = self.data.bones[c].length * pose.channels[SCALE_X][c];
                 let l2 = tip.abs().max(1e-6);
                 let d = t - o;
-                let dist = d.length().clamp((l1 - l2).abs() + 1e-6, l1 + l2 - 1e-6).max(1e-6);
+                // max/min, not clamp: the bounds cross when a bone has no length (or overflowed), and
+                // clamp panics on that in the hot path.
+                let dist = d.length().max((l1 - l2).abs() + 1e-6).min(l1 + l2 - 1e-6).max(1e-6);
                 let base = d.y.atan2(d.x);
                 let cos_a = ((l1 * l1 + dist * dist - l2 * l2) / (2.0 * l1 * dist)).clamp(-1.0, 1.0);
                 let cos_b = ((l1 * l1 + l2 * l2 - dist * dist) / (2.0 * l1 * l2)).clamp(-1.0, 1.0);

@@ -93,6 +93,7 @@ fn last_time(keys: &[Key]) -> f32 {
 
 /// Imports Spine JSON (4.0 to 4.2).
 pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
+    animgraph_runtime::json::check_f32_range(text).map_err(|e| SpineError(e.to_string()))?;
     let root: Json = serde_json::from_str(text).map_err(|e| SpineError(format!("malformed JSON: {e}")))?;
     let version = root.pointer("/skeleton/spine").and_then(Json::as_str).unwrap_or("");
     let mut parts = version.split('.');
@@ -305,8 +306,15 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
         if let Some(list) = anim.get("events").and_then(Json::as_array) {
             for e in list {
                 let time = f(e.get("time"), 0.0);
+                let name = e.get("name").and_then(Json::as_str).unwrap_or("");
+                if !events.iter().any(|declared| declared == name) {
+                    warnings.push(format!(
+                        "animation {clip_name}: event key names \"{name}\", which the skeleton's events do not declare; skipped"
+                    ));
+                    continue;
+                }
                 end = end.max(time);
-                clip.events.push((time, e.get("name").and_then(Json::as_str).unwrap_or("").to_string()));
+                clip.events.push((time, name.to_string()));
             }
         }
         for (constraint, keys) in anim.get("ik").and_then(Json::as_object).cloned().unwrap_or_default() {

@@ -106,7 +106,7 @@ fn invalid_skeletons_name_the_place() {
         ),
         (edit(r#""duration": 1"#, r#""duration": 0"#), "clips.wave.duration: is 0"),
         (edit(r#""format": 2"#, r#""format": 3"#), "format: format 3 is not supported"),
-        (edit(r#""x": 10"#, r#""x": 1e40"#), "bones[1]: has a NaN or infinite number"),
+        (edit(r#""x": 10"#, r#""x": 1e40"#), "line 4, column 76: the number 1e40 is out of range"),
     ];
     for (text, expected) in cases {
         let found = issues(&text);
@@ -116,6 +116,9 @@ fn invalid_skeletons_name_the_place() {
     assert!(e.starts_with("line 1, column"), "{e}");
     let e = Skeleton2DData::parse(&edit(r#""x": 10"#, r#""x": 10, "colour": 1"#)).unwrap_err().to_string();
     assert!(e.contains("unknown field `colour`"), "{e}");
+    // A wrong type names its field.
+    let e = Skeleton2DData::parse(&edit(r#""x": 10"#, r#""x": "ten""#)).unwrap_err().to_string();
+    assert!(e.contains("bones[1].x: invalid type: string \"ten\""), "{e}");
 }
 
 fn gbot_scene() -> String {

@@ -60,6 +60,29 @@ pub struct Clip {
     pub length: f32,
 }
 
+/// Largest clip map read (1 MiB).
+pub const MAX_CLIP_MAP_BYTES: u64 = 1 << 20;
+
+/// Parses a clip map: a JSON object `{"graph clip": "skeleton clip", ...}`. Errors give the
+/// line, column and key, and say what the file should hold.
+pub fn parse_clip_map(text: &str) -> Result<BTreeMap<String, String>, String> {
+    let expected = "expected {\"graph clip\": \"skeleton clip\", ...}";
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not JSON ({e}); {expected}"))?;
+    let serde_json::Value::Object(entries) = value else {
+        return Err(format!("the clip map is not an object; {expected}"));
+    };
+    let mut map = BTreeMap::new();
+    for (alias, clip) in entries {
+        let serde_json::Value::String(clip) = clip else {
+            let pointer = alias.replace('~', "~0").replace('/', "~1");
+            return Err(format!("/{pointer}: the value is not a clip name (a string); {expected}"));
+        };
+        map.insert(alias, clip);
+    }
+    Ok(map)
+}
+
 impl Character {
     /// Loads a character by its extension (`.mskel`, `.glb`, `.gltf`). `clip_map` is a JSON
     /// file `{"graph clip name": "skeleton clip name"}` so one graph drives skeletons whose
@@ -79,16 +102,19 @@ impl Character {
     ) -> Result<Loaded, String> {
         let map: BTreeMap<String, String> = match clip_map {
             None => BTreeMap::new(),
-            Some(file) => animgraph_runtime::files::read_text(file, 1 << 20)
+            Some(file) => animgraph_runtime::files::read_text(file, MAX_CLIP_MAP_BYTES)
                 .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
-                .map_err(|e| {
-                    format!("{}: {e} (expected {{\"graph clip\": \"skeleton clip\", ...}})", file.display())
-                })?,
+                .and_then(|t| parse_clip_map(&t))
+                .map_err(|e| format!("{}: {e}", file.display()))?,
         };
         let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        // Named after the file that says it: the clip map.
         let unknown = |clip: &str| {
-            format!("{}: the clip map names \"{clip}\", which the skeleton does not have", path.display())
+            let map = clip_map.map_or_else(String::new, |m| m.display().to_string());
+            format!(
+                "{map}: \"{clip}\" is not a clip of {}; name one of its clips (`animgraph skeleton` lists them)",
+                path.display()
+            )
         };
         let mut warnings = Vec::new();
         let character = match extension.as_str() {

@@ -97,10 +97,19 @@ pub fn run(args: &Args) -> ExitCode {
     }
     let issues = data.validate();
     if !issues.is_empty() {
+        // Named after the file the user gave (the overlay when it has clips), with the place in
+        // the skeleton converted from it.
+        let source = match &args.clips {
+            Some(clips) => format!("{} (with {})", args.input.display(), clips.display()),
+            None => args.input.display().to_string(),
+        };
         for i in &issues {
-            eprintln!("{}: {i}", args.output.display());
+            eprintln!("{source}: in the converted skeleton, {i}");
         }
-        return fail("the imported skeleton is invalid; nothing was written".into());
+        return fail(format!(
+            "{source}: the imported skeleton is invalid; nothing was written to {}",
+            args.output.display()
+        ));
     }
     let uid = format!("res_{:012x}", fnv(&args.output.display().to_string()));
     if let Err(e) = data.save(&args.output, &uid) {

@@ -255,7 +255,9 @@ pub(crate) fn clip_timing(clock: f64, prev: f64, length: f32, looping: bool) -> 
     if looping {
         (clock.rem_euclid(length) as f32, prev.rem_euclid(length) as f32, wrapped(clock, prev, length))
     } else {
-        (clock.clamp(0.0, length) as f32, prev.clamp(0.0, length) as f32, false)
+        // max/min, not clamp, which panics on a negative or NaN length from a backend.
+        let end = length.max(0.0);
+        (clock.max(0.0).min(end) as f32, prev.max(0.0).min(end) as f32, false)
     }
 }
 

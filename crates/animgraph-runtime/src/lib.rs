@@ -102,6 +102,7 @@ pub mod finding;
 #[cfg(feature = "frame")]
 pub mod frame;
 pub mod graph;
+pub mod json;
 #[cfg(feature = "link")]
 pub mod link;
 #[cfg(feature = "lint")]

@@ -41,7 +41,7 @@
 //! - **Loopback only.** [`LinkServer::bind`] refuses any address that is not a loopback one.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver};
@@ -592,26 +592,36 @@ fn write_loop(mut stream: TcpStream, outbox: &Outbox, alive: &AtomicBool) {
     let _ = stream.shutdown(std::net::Shutdown::Both);
 }
 
-/// One editor line, or why there is none.
-enum Incoming {
+/// One line from the other side, or why there is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Incoming {
+    /// A line (newline included; invalid UTF-8 replaced).
     Line(String),
-    /// The editor closed the connection (or the socket failed).
+    /// The other side closed the connection (or the socket failed).
     Closed,
-    /// The line grew past [`MAX_LINE_BYTES`].
+    /// The line grew past the reader's limit.
     TooLong,
-    /// The deadline passed (or the connection was dropped).
+    /// The deadline passed, or `keep_going` said stop.
     Timeout,
 }
 
-/// Splits a socket into lines of at most [`MAX_LINE_BYTES`], giving up at a deadline that no
-/// amount of incoming bytes can push back.
-struct LineReader {
-    stream: TcpStream,
+/// Splits a byte stream into lines of bounded length, giving up at a deadline that no amount of
+/// incoming bytes can push back (on a socket with a read timeout, it wakes at least that often).
+/// Both ends of the link read through it.
+pub struct LineReader<R> {
+    reader: R,
     pending: Vec<u8>,
+    limit: usize,
 }
 
-impl LineReader {
-    fn next(&mut self, deadline: Instant, keep_going: impl Fn() -> bool) -> Incoming {
+impl<R: Read> LineReader<R> {
+    /// Lines of at most `limit` bytes from `reader`.
+    pub fn new(reader: R, limit: usize) -> Self {
+        LineReader { reader, pending: Vec::new(), limit }
+    }
+
+    /// The next line; `deadline` (if any) and `keep_going` are checked between reads.
+    pub fn next_line(&mut self, deadline: Option<Instant>, keep_going: impl Fn() -> bool) -> Incoming {
         let mut chunk = [0u8; 4096];
         loop {
             if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
@@ -619,13 +629,13 @@ impl LineReader {
                 let line = std::mem::replace(&mut self.pending, rest);
                 return Incoming::Line(String::from_utf8_lossy(&line).into_owned());
             }
-            if self.pending.len() > MAX_LINE_BYTES {
+            if self.pending.len() > self.limit {
                 return Incoming::TooLong;
             }
-            if Instant::now() >= deadline || !keep_going() {
+            if deadline.is_some_and(|d| Instant::now() >= d) || !keep_going() {
                 return Incoming::Timeout;
             }
-            match self.stream.read(&mut chunk) {
+            match self.reader.read(&mut chunk) {
                 Ok(0) => return Incoming::Closed,
                 Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
                 Err(e)
@@ -641,6 +651,26 @@ impl LineReader {
     }
 }
 
+impl ClientMessage {
+    /// Parses one editor line (surrounding whitespace ignored); the error says what to send.
+    pub fn parse(text: &str) -> Result<ClientMessage, String> {
+        crate::json::check_f32_range(text).map_err(|e| e.to_string())?;
+        serde_json::from_str(text.trim()).map_err(|e| {
+            format!(
+                "not understood ({e}); send {{\"type\":\"attach\",\"instance\":N}}, {{\"type\":\"detach\"}} or {{\"type\":\"ping\"}}"
+            )
+        })
+    }
+}
+
+impl ServerMessage {
+    /// Parses one game line (surrounding whitespace ignored).
+    pub fn parse(text: &str) -> Result<ServerMessage, String> {
+        crate::json::check_f32_range(text).map_err(|e| format!("not a link message: {e}"))?;
+        serde_json::from_str(text.trim()).map_err(|e| format!("not a link message: {e}"))
+    }
+}
+
 /// A connection's flags, as its reader uses them.
 struct ReaderState<'a> {
     outbox: &'a Outbox,
@@ -651,7 +681,7 @@ struct ReaderState<'a> {
 
 fn read_loop(stream: TcpStream, shared: &Shared, connection: &ReaderState) {
     let ReaderState { outbox, attached, alive, greeted } = *connection;
-    let mut reader = LineReader { stream, pending: Vec::new() };
+    let mut reader = LineReader::new(stream, MAX_LINE_BYTES);
     let reply = |message: ServerMessage| outbox.push(line(&message));
     let reject = |message: String| {
         shared.rejected.fetch_add(1, Ordering::Relaxed);
@@ -661,7 +691,7 @@ fn read_loop(stream: TcpStream, shared: &Shared, connection: &ReaderState) {
     let mut deadline = Instant::now() + limits.handshake;
     let keep_going = || alive.load(Ordering::Relaxed) && !shared.stop.load(Ordering::Relaxed);
     loop {
-        let text = match reader.next(deadline, keep_going) {
+        let text = match reader.next_line(Some(deadline), keep_going) {
             Incoming::Line(text) => text,
             Incoming::Closed => break,
             Incoming::TooLong => {
@@ -691,12 +721,10 @@ fn read_loop(stream: TcpStream, shared: &Shared, connection: &ReaderState) {
         if text.is_empty() {
             continue;
         }
-        let message = match serde_json::from_str::<ClientMessage>(text) {
+        let message = match ClientMessage::parse(text) {
             Ok(message) => message,
             Err(e) => {
-                reject(format!(
-                    "not understood ({e}); send {{\"type\":\"attach\",\"instance\":N}}, {{\"type\":\"detach\"}} or {{\"type\":\"ping\"}}"
-                ));
+                reject(e);
                 continue;
             }
         };
@@ -793,18 +821,12 @@ impl LinkClient {
         let connected = Arc::new(AtomicBool::new(true));
         let thread_connected = Arc::clone(&connected);
         std::thread::Builder::new().name("animgraph-link-client".into()).spawn(move || {
-            let mut reader = BufReader::new(read_half);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                let mut limited = (&mut reader).take(MAX_SERVER_LINE_BYTES as u64 + 1);
-                match limited.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) if buffer.len() > MAX_SERVER_LINE_BYTES => break,
-                    Ok(_) => {}
+            let mut reader = LineReader::new(read_half, MAX_SERVER_LINE_BYTES);
+            while let Incoming::Line(text) = reader.next_line(None, || true) {
+                if text.trim().is_empty() {
+                    continue;
                 }
-                let text = String::from_utf8_lossy(&buffer);
-                let event = match serde_json::from_str::<ServerMessage>(text.trim()) {
+                let event = match ServerMessage::parse(&text) {
                     Ok(m) => ClientEvent::Message(m),
                     Err(_) => ClientEvent::Garbage(text.chars().take(200).collect()),
                 };

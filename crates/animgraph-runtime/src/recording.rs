@@ -307,6 +307,9 @@ impl Recording {
 
     /// Reads JSON Lines text; every frame it holds is kept.
     pub fn parse(text: &str) -> Result<Recording, RecordingError> {
+        if let Err(e) = crate::json::check_f32_range(text) {
+            return Err(RecordingError::Line { line: e.line, message: e.to_string() });
+        }
         let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
         let Some((_, first)) = lines.next() else {
             return Err(RecordingError::Line {

@@ -140,6 +140,7 @@ impl Script {
     /// Parses a script, checking its shape (unknown keys, wrong types, frames out of order).
     /// Names are checked against a graph by [`Simulation::new`].
     pub fn parse(text: &str) -> Result<Script, ScriptError> {
+        crate::json::check_f32_range(text).map_err(|e| err(None, e.to_string()))?;
         let root: Json = serde_json::from_str(text).map_err(|e| err(None, format!("malformed JSON: {e}")))?;
         let object = root
             .as_object()
