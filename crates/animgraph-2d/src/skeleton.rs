@@ -427,7 +427,7 @@ impl Skeleton2D {
                 // Lengths in the parent's space (scales folded in).
                 let s = Vec2::new(pose.channels[SCALE_X][p], pose.channels[SCALE_Y][p]);
                 let l1 = (child_local * s).length();
-                if !(l1 > 1e-4) {
+                if l1.is_nan() || l1 <= 1e-4 {
                     // The child sits on the parent's origin: no triangle to bend. As Spine does,
                     // aim the parent alone and unrotate the child.
                     pose.channels[ROTATION][c] = 0.0;

@@ -261,8 +261,11 @@ pub fn link_from_game(data: &[u8]) -> bool {
     any
 }
 
+/// A target: any bytes in, whether the loader accepted them.
+pub type Target = fn(&[u8]) -> bool;
+
 /// Every target by its fuzz target name.
-pub const ALL: &[(&str, fn(&[u8]) -> bool)] = &[
+pub const ALL: &[(&str, Target)] = &[
     ("mres_load", mres),
     ("mskel_load", mskel),
     ("spine_import", spine),
