@@ -590,6 +590,7 @@ impl Skeleton2DData {
         let bone = |name: &str| first.contains_key(name);
         let slot = |name: &str| slot_names.contains(name);
         let attachment = |slot: &str, name: &str| attachment_names.contains(&(slot, name));
+        let mut slots_seen = std::collections::HashSet::new();
         for (i, s) in self.slots.iter().enumerate() {
             if !bone(&s.bone) {
                 issue(issues_ref, format!("slots[{i}].bone"), format!("no bone \"{}\"", s.bone));
@@ -603,7 +604,7 @@ impl Skeleton2DData {
                     );
                 }
             }
-            if self.slots[..i].iter().any(|o| o.name == s.name) {
+            if !slots_seen.insert(s.name.as_str()) {
                 issue(
                     issues_ref,
                     format!("slots[{i}].name"),

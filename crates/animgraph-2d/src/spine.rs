@@ -176,9 +176,11 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
     }
     // Slots whose setup attachment was skipped show nothing.
     let mut slots = slots;
+    let kept: std::collections::HashSet<(&str, &str)> =
+        attachments.iter().map(|x| (x.slot.as_str(), x.name.as_str())).collect();
     for s in &mut slots {
         if let Some(a) = &s.attachment {
-            if !attachments.iter().any(|x| x.slot == s.name && &x.name == a) {
+            if !kept.contains(&(s.name.as_str(), a.as_str())) {
                 s.attachment = None;
             }
         }
@@ -210,7 +212,10 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
     let events: Vec<String> =
         root.get("events").and_then(Json::as_object).map(|e| e.keys().cloned().collect()).unwrap_or_default();
 
-    let setup = |name: &str| bones.iter().find(|b| b.name == name).cloned();
+    // Through a map (first bone of a name), so a timeline per bone is not a scan per bone.
+    let by_name: std::collections::HashMap<&str, &BoneData> =
+        bones.iter().rev().map(|b| (b.name.as_str(), b)).collect();
+    let setup = |name: &str| by_name.get(name).map(|b| (*b).clone());
     let mut clips = BTreeMap::new();
     for (clip_name, anim) in root.get("animations").and_then(Json::as_object).cloned().unwrap_or_default() {
         let mut clip = ClipData { looping: true, ..Default::default() };
