@@ -21,6 +21,11 @@ mod validate;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Let paths inside files (textures, glTF buffers, clip libraries) leave the folder of the
+    /// file that names them. Off by default, so a file cannot make the tools read elsewhere;
+    /// special files (devices, FIFOs) stay refused either way.
+    #[arg(long, global = true)]
+    allow_outside_paths: bool,
 }
 
 #[derive(Subcommand)]
@@ -47,6 +52,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    animgraph_runtime::files::allow_paths_outside(cli.allow_outside_paths);
     match cli.command {
         Command::Validate(args) => validate::run(&args),
         Command::Lint(args) => lint::run(&args),

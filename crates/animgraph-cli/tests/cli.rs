@@ -581,3 +581,48 @@ fn special_files_and_paths_leaving_the_folder_are_refused_by_every_input() {
     assert!(!text.contains("root:"), "no contents of the other file");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_texture_outside_the_skeletons_folder_needs_allow_outside_paths() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let dir = std::env::temp_dir().join(format!("animgraph-cli-outside-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::copy(format!("{root}/assets/characters/gbot/gBot.png"), dir.join("gBot.png")).unwrap();
+    let mskel = std::fs::read_to_string(format!("{root}/assets/characters/gbot/gbot.mskel")).unwrap();
+    let skeleton = dir.join("sub/gbot.mskel");
+    std::fs::write(&skeleton, mskel.replacen("\"texture\": \"gBot.png\"", "\"texture\": \"../gBot.png\"", 1))
+        .unwrap();
+    let render = |extra: &[&str]| {
+        let frames = dir.join("frames");
+        let mut args = vec![
+            "render",
+            "assets/characters/gbot/gbot.mres",
+            "--skeleton",
+            skeleton.to_str().unwrap(),
+            "--script",
+            "assets/characters/gbot/gbot.script.json",
+            "--frames",
+            "0",
+            "--width",
+            "64",
+            "--height",
+            "64",
+            "--out",
+        ];
+        let out = frames.to_str().unwrap().to_string();
+        args.push(&out);
+        args.extend_from_slice(extra);
+        animgraph(&args)
+    };
+    let (code, text) = render(&[]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("\"../gBot.png\" leaves the folder") && text.contains("--allow-outside-paths"),
+        "{text}"
+    );
+    let (code, text) = render(&["--allow-outside-paths"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("cannot load texture"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

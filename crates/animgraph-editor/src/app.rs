@@ -891,6 +891,7 @@ impl eframe::App for Editor {
 /// Runs the editor window on these files.
 pub fn run(paths: Vec<PathBuf>) -> eframe::Result {
     let (settings, message) = Settings::load(crate::settings::default_file());
+    animgraph_runtime::files::allow_paths_outside(settings.allow_outside_paths);
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1280.0, 800.0])

@@ -21,6 +21,9 @@ pub struct Settings {
     pub skeletons: BTreeMap<PathBuf, PathBuf>,
     /// Clip libraries added to a glTF skeleton, per skeleton file.
     pub clip_libraries: BTreeMap<PathBuf, Vec<PathBuf>>,
+    /// Let paths inside files (textures, glTF buffers) leave their file's folder (off: a file
+    /// cannot make the editor read elsewhere). Applied when the settings load.
+    pub allow_outside_paths: bool,
     /// Where the settings live (`None`: not saved, as in tests).
     #[serde(skip)]
     pub file: Option<PathBuf>,

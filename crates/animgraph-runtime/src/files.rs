@@ -50,8 +50,33 @@ pub fn read_text(path: &Path, limit: u64) -> io::Result<String> {
     })
 }
 
-/// Resolves `relative` (as named inside a file in `folder`) so that it stays inside `folder`.
+/// Whether paths inside files may leave their file's folder (the user's choice:
+/// `animgraph --allow-outside-paths`, the editor's `allow_outside_paths` setting).
+static ALLOW_OUTSIDE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Lets paths named inside files (textures, buffers, clip libraries) leave the folder of the
+/// file that names them, for this process. Special files and size limits still apply: those are
+/// checked when reading.
+pub fn allow_paths_outside(allow: bool) {
+    ALLOW_OUTSIDE.store(allow, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether [`allow_paths_outside`] is on.
+pub fn paths_outside_allowed() -> bool {
+    ALLOW_OUTSIDE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Resolves `relative` (as named inside a file in `folder`) so that it stays inside `folder`,
+/// unless [`allow_paths_outside`] was called.
 pub fn resolve_inside(folder: &Path, relative: &Path) -> Result<PathBuf, String> {
+    resolve_path(folder, relative, paths_outside_allowed())
+}
+
+/// [`resolve_inside`] with the choice given.
+pub fn resolve_path(folder: &Path, relative: &Path, allow_outside: bool) -> Result<PathBuf, String> {
+    if allow_outside {
+        return Ok(folder.join(relative));
+    }
     let shown = relative.display();
     let mut depth = 0usize;
     for part in relative.components() {
@@ -61,7 +86,7 @@ pub fn resolve_inside(folder: &Path, relative: &Path) -> Result<PathBuf, String>
             Component::ParentDir if depth > 0 => depth -= 1,
             _ => {
                 return Err(format!(
-                    "\"{shown}\" leaves the folder of the file that names it; keep it beside (or below) that file"
+                    "\"{shown}\" leaves the folder of the file that names it; keep it beside (or below) that file, or allow it (`animgraph --allow-outside-paths`, the editor's allow_outside_paths setting)"
                 ));
             }
         }
@@ -188,6 +213,9 @@ mod tests {
         {
             std::os::unix::fs::symlink("/etc/hostname", dir.join("link.png")).unwrap();
             assert!(resolve_inside(&dir, Path::new("link.png")).unwrap_err().contains("links outside"));
+            // Allowed by the user, both resolve.
+            assert!(resolve_path(&dir, Path::new("link.png"), true).is_ok());
+            assert_eq!(resolve_path(&dir, Path::new("../x.png"), true).unwrap(), dir.join("../x.png"));
         }
     }
 
