@@ -18,7 +18,7 @@
 //! | L010 | `degenerate-blend-triangle` | warning | a 2D blend space triangle so flat its weights jump |
 //! | L011 | `exit-time-before-first-time` | warning | an `ExitTime` on a looping clip state below the earliest normalised time the state can have (every way in starts later, at its `Offset`), so it gates nothing |
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::finding::{Code, Finding, LintCode};
 use crate::graph::blend_space::Triangulation2D;
@@ -68,18 +68,30 @@ fn finding(code: LintCode, path: String, subject: String, message: String, fix: 
 pub fn lint(graph: &AnimationGraph, skeleton: Option<&SkeletonFacts>) -> Vec<LintFinding> {
     let mut out = Vec::new();
     parameters(graph, &mut out);
+    // Names looked up in one step each, so lint stays near-linear in the graph's size.
+    let mut kinds = HashMap::new();
+    for p in &graph.parameters {
+        kinds.entry(p.name.as_str()).or_insert(p.kind);
+    }
+    let facts = skeleton.map(|s| Facts {
+        all: s,
+        clips: s.clips.iter().map(String::as_str).collect(),
+        bones: s.bones.iter().map(String::as_str).collect(),
+    });
+    let lint = Lint { kinds, skeleton: facts.as_ref() };
     for (l, layer) in graph.layers.iter().enumerate() {
         let path = format!("Layers[{l}].Machine");
         let place = layer.name.clone();
-        machine(graph, &layer.machine, &path, &place, skeleton, &mut out);
-        if let (Some(s), Some(mask)) = (skeleton, &layer.mask) {
+        machine(&lint, &layer.machine, &path, &place, &mut out);
+        if let (Some(s), Some(mask)) = (&facts, &layer.mask) {
+            let s_bones = &s.all.bones;
             for (b, bone) in mask.bones.iter().enumerate() {
-                if !s.bones.contains(bone) {
+                if !s.bones.contains(bone.as_str()) {
                     out.push(finding(
                         LintCode::MissingMaskBone,
                         format!("Layers[{l}].Mask.Bones[{b}]"),
                         format!("mask of layer {}", layer.name),
-                        format!("the skeleton has no bone \"{bone}\"{}", nearest(bone, &s.bones)),
+                        format!("the skeleton has no bone \"{bone}\"{}", nearest(bone, s_bones)),
                         "rename it to one of the skeleton's bones, or remove it (a backend ignores it)"
                             .into(),
                     ));
@@ -88,6 +100,57 @@ pub fn lint(graph: &AnimationGraph, skeleton: Option<&SkeletonFacts>) -> Vec<Lin
         }
     }
     out
+}
+
+/// What lint looks names up in, made once per call.
+struct Lint<'a> {
+    kinds: HashMap<&'a str, ParameterType>,
+    skeleton: Option<&'a Facts<'a>>,
+}
+
+struct Facts<'a> {
+    all: &'a SkeletonFacts,
+    clips: HashSet<&'a str>,
+    bones: HashSet<&'a str>,
+}
+
+/// One machine's names as numbers: each state's index by name (the first of duplicates),
+/// transitions grouped by source, and the transitions into each state.
+struct MachineIndex<'a> {
+    state: HashMap<&'a str, usize>,
+    /// Per state: indices of the transitions leaving it, in list order.
+    from: Vec<Vec<usize>>,
+    /// Per state: indices of the transitions into it.
+    into: Vec<Vec<usize>>,
+    /// Indices of the `*` transitions, in list order.
+    any: Vec<usize>,
+}
+
+impl<'a> MachineIndex<'a> {
+    fn new(m: &'a GraphMachine) -> Self {
+        let mut state = HashMap::new();
+        for (i, s) in m.states.iter().enumerate() {
+            state.entry(s.name.as_str()).or_insert(i);
+        }
+        let mut from = vec![Vec::new(); m.states.len()];
+        let mut into = vec![Vec::new(); m.states.len()];
+        let mut any = Vec::new();
+        for (i, t) in m.transitions.iter().enumerate() {
+            if t.from == ANY_STATE {
+                any.push(i);
+            } else if let Some(&s) = state.get(t.from.as_str()) {
+                from[s].push(i);
+            }
+            if let Some(&s) = state.get(t.to.as_str()) {
+                into[s].push(i);
+            }
+        }
+        MachineIndex { state, from, into, any }
+    }
+
+    fn index(&self, name: &str) -> Option<usize> {
+        self.state.get(name).copied()
+    }
 }
 
 fn nearest(name: &str, options: &[String]) -> String {
@@ -126,8 +189,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 fn parameters(graph: &AnimationGraph, out: &mut Vec<LintFinding>) {
+    let referenced = graph.referenced_parameters();
     for (i, p) in graph.parameters.iter().enumerate() {
-        if !graph.parameter_references(&p.name).is_empty() {
+        if referenced.contains(&p.name) {
             continue;
         }
         let path = format!("Parameters[{i}]");
@@ -173,16 +237,10 @@ fn label(t: &GraphTransition) -> String {
     format!("{} -> {}", t.from, t.to)
 }
 
-fn machine(
-    graph: &AnimationGraph,
-    m: &GraphMachine,
-    path: &str,
-    place: &str,
-    skeleton: Option<&SkeletonFacts>,
-    out: &mut Vec<LintFinding>,
-) {
+fn machine(lint: &Lint, m: &GraphMachine, path: &str, place: &str, out: &mut Vec<LintFinding>) {
+    let index = MachineIndex::new(m);
     // L001: reachability from the entry.
-    let reachable = reachable_states(m);
+    let reachable = reachable_states(m, &index);
     for (i, s) in m.states.iter().enumerate() {
         if !reachable.contains(&i) {
             out.push(finding(
@@ -200,7 +258,7 @@ fn machine(
     for (i, t) in m.transitions.iter().enumerate() {
         let tpath = format!("{path}.Transitions[{i}]");
         let subject = format!("transition {} in {place}", label(t));
-        conditions(graph, t, &tpath, &subject, out);
+        conditions(lint, t, &tpath, &subject, out);
         // L007: `*` with nothing to wait for.
         if t.from == ANY_STATE && t.conditions.is_empty() && t.exit_time < 0.0 {
             out.push(finding(
@@ -212,8 +270,8 @@ fn machine(
             ));
         }
     }
-    shadowed(m, path, place, out);
-    exit_times(m, path, place, out);
+    shadowed(m, &index, path, place, out);
+    exit_times(m, &index, path, place, out);
     for (i, s) in m.states.iter().enumerate() {
         let spath = format!("{path}.States[{i}]");
         let clips: Vec<(String, &String)> = match &s.kind {
@@ -227,28 +285,21 @@ fn machine(
             }
             StateKind::SubMachine(inner) => {
                 if reachable.contains(&i) {
-                    machine(
-                        graph,
-                        inner,
-                        &format!("{spath}.Machine"),
-                        &format!("{place} > {}", s.name),
-                        skeleton,
-                        out,
-                    );
+                    machine(lint, inner, &format!("{spath}.Machine"), &format!("{place} > {}", s.name), out);
                 }
                 Vec::new()
             }
         };
-        if let Some(sk) = skeleton {
+        if let Some(sk) = lint.skeleton {
             for (cpath, clip) in clips {
-                if !clip.is_empty() && !sk.clips.contains(clip) {
+                if !clip.is_empty() && !sk.clips.contains(clip.as_str()) {
                     out.push(finding(
                         LintCode::MissingClip,
                         cpath,
                         format!("state \"{}\" in {place}", s.name),
                         format!(
                             "the skeleton has no clip \"{clip}\"{}, so this plays nothing",
-                            nearest(clip, &sk.clips)
+                            nearest(clip, &sk.all.clips)
                         ),
                         "rename the clip to one the skeleton has, or map the name with a clip map".into(),
                     ));
@@ -260,14 +311,13 @@ fn machine(
 
 /// Indices of the states reachable from the entry. A sub-machine state's own transitions only
 /// count once its inner machine can reach `<exit>`.
-fn reachable_states(m: &GraphMachine) -> BTreeSet<usize> {
-    let index = |name: &str| m.states.iter().position(|s| s.name == name);
+fn reachable_states(m: &GraphMachine, index: &MachineIndex) -> BTreeSet<usize> {
     let mut reached = BTreeSet::new();
-    let mut queue: Vec<usize> = index(&m.entry).into_iter().collect();
+    let mut queue: Vec<usize> = index.index(&m.entry).into_iter().collect();
     // `*` transitions start from anywhere once anything plays.
     if !queue.is_empty() {
-        for t in m.transitions.iter().filter(|t| t.from == ANY_STATE) {
-            queue.extend(index(&t.to));
+        for &t in &index.any {
+            queue.extend(index.index(&m.transitions[t].to));
         }
     }
     while let Some(s) = queue.pop() {
@@ -280,8 +330,8 @@ fn reachable_states(m: &GraphMachine) -> BTreeSet<usize> {
                 continue;
             }
         }
-        for t in m.transitions.iter().filter(|t| t.from == state.name) {
-            queue.extend(index(&t.to));
+        for &t in &index.from[s] {
+            queue.extend(index.index(&m.transitions[t].to));
         }
     }
     reached
@@ -289,24 +339,18 @@ fn reachable_states(m: &GraphMachine) -> BTreeSet<usize> {
 
 /// Whether a machine can hand back to its parent: an `<exit>` from a reachable state.
 fn can_exit(m: &GraphMachine) -> bool {
-    let reached = reachable_states(m);
+    let index = MachineIndex::new(m);
+    let reached = reachable_states(m, &index);
     m.transitions.iter().any(|t| {
         t.to == EXIT_STATE
-            && (t.from == ANY_STATE
-                || m.states.iter().position(|s| s.name == t.from).is_some_and(|i| reached.contains(&i)))
+            && (t.from == ANY_STATE || index.index(&t.from).is_some_and(|i| reached.contains(&i)))
     })
 }
 
 /// L002 and L003: conditions that cannot hold.
-fn conditions(
-    graph: &AnimationGraph,
-    t: &GraphTransition,
-    path: &str,
-    subject: &str,
-    out: &mut Vec<LintFinding>,
-) {
+fn conditions(lint: &Lint, t: &GraphTransition, path: &str, subject: &str, out: &mut Vec<LintFinding>) {
     for (k, c) in t.conditions.iter().enumerate() {
-        let kind = graph.parameter(&c.parameter).map(|p| p.kind);
+        let kind = lint.kinds.get(c.parameter.as_str()).copied();
         let impossible = match (kind, c.op) {
             (None, ConditionOp::False) if c.parameter.is_empty() => {
                 Some("False with no parameter is never true".to_string())
@@ -330,7 +374,7 @@ fn conditions(
     let names: BTreeSet<&str> =
         t.conditions.iter().map(|c| c.parameter.as_str()).filter(|p| !p.is_empty()).collect();
     for name in names {
-        let Some(kind) = graph.parameter(name).map(|p| p.kind) else { continue };
+        let Some(kind) = lint.kinds.get(name).copied() else { continue };
         let these: Vec<&GraphCondition> = t.conditions.iter().filter(|c| c.parameter == name).collect();
         if these.len() < 2 {
             continue; // one condition alone is L003's business
@@ -411,17 +455,47 @@ fn same(a: &GraphCondition, b: &GraphCondition) -> bool {
 }
 
 /// L004: a transition that an earlier-ranked one always beats.
-fn shadowed(m: &GraphMachine, path: &str, place: &str, out: &mut Vec<LintFinding>) {
+fn shadowed(m: &GraphMachine, index: &MachineIndex, path: &str, place: &str, out: &mut Vec<LintFinding>) {
     let order = ranked(m);
+    let mut rank = vec![0usize; order.len()];
+    for (r, &t) in order.iter().enumerate() {
+        rank[t] = r;
+    }
+    // Per source: its transitions' ranks, sorted (transitions from unknown states form no group).
+    let by_rank = |list: &[usize]| {
+        let mut r: Vec<usize> = list.iter().map(|&t| rank[t]).collect();
+        r.sort_unstable();
+        r
+    };
+    let any = by_rank(&index.any);
+    let from: Vec<Vec<usize>> = index.from.iter().map(|l| by_rank(l)).collect();
+    let empty = Vec::new();
     for (r, &later) in order.iter().enumerate() {
         let l = &m.transitions[later];
-        for &earlier in &order[..r] {
+        // Earlier-ranked transitions from the same state, or `*` (which never fires into the
+        // state it would leave); a `*` one is beaten only by earlier `*` ones. Merged by rank
+        // so the first that shadows is named.
+        let l_from = if l.from == ANY_STATE { None } else { Some(index.index(&l.from)) };
+        let (own, anys): (&[usize], &[usize]) = match l_from {
+            None => (&any, &[]),
+            Some(Some(s)) => (&from[s], &any),
+            Some(None) => (&empty, &any), // an unknown source: validation reports it
+        };
+        let own = &own[..own.partition_point(|&x| x < r)];
+        let anys = &anys[..anys.partition_point(|&x| x < r)];
+        let (mut i, mut j) = (0, 0);
+        while i < own.len() || j < anys.len() {
+            let take_own = j == anys.len() || (i < own.len() && own[i] < anys[j]);
+            let earlier = if take_own {
+                i += 1;
+                order[own[i - 1]]
+            } else {
+                j += 1;
+                order[anys[j - 1]]
+            };
             let e = &m.transitions[earlier];
-            // From the same state, or `*` (which never fires into the state it would leave).
-            let same_source =
-                e.from == l.from || (e.from == ANY_STATE && l.from != ANY_STATE && e.to != l.from);
-            if !same_source || l.from == ANY_STATE && e.from != ANY_STATE {
-                continue;
+            if !take_own && e.to == l.from {
+                continue; // `*` never fires into the state it would leave
             }
             let subset = e.conditions.iter().all(|c| l.conditions.iter().any(|d| same(c, d)));
             let gate = e.exit_time < 0.0 || (l.exit_time >= 0.0 && l.exit_time >= e.exit_time);
@@ -455,12 +529,13 @@ fn shadowed(m: &GraphMachine, path: &str, place: &str, out: &mut Vec<LintFinding
 }
 
 /// L011: exit times below every time a looping clip state can start at.
-fn exit_times(m: &GraphMachine, path: &str, place: &str, out: &mut Vec<LintFinding>) {
+fn exit_times(m: &GraphMachine, index: &MachineIndex, path: &str, place: &str, out: &mut Vec<LintFinding>) {
     for (i, t) in m.transitions.iter().enumerate() {
         if t.exit_time < 0.0 || t.from == ANY_STATE {
             continue;
         }
-        let Some(state) = m.state(&t.from) else { continue };
+        let Some(s) = index.index(&t.from) else { continue };
+        let state = &m.states[s];
         let StateKind::Clip(clip) = &state.kind else { continue };
         if !clip.looping {
             continue;
@@ -468,8 +543,9 @@ fn exit_times(m: &GraphMachine, path: &str, place: &str, out: &mut Vec<LintFindi
         // The earliest normalised time the state starts at: 0 as the entry, else the least
         // Offset of the transitions into it.
         let mut first = if m.entry == state.name { Some(0.0f32) } else { None };
-        for into in m.transitions.iter().filter(|u| u.to == state.name) {
-            first = Some(first.map_or(into.offset, |f| f.min(into.offset)));
+        for &into in &index.into[s] {
+            let offset = m.transitions[into].offset;
+            first = Some(first.map_or(offset, |f| f.min(offset)));
         }
         let Some(first) = first else { continue };
         if t.exit_time < first {

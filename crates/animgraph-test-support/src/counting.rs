@@ -20,6 +20,7 @@ static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     static THREAD_ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    static THREAD_BYTES: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The system allocator, counting allocations on all threads.
@@ -29,16 +30,17 @@ pub struct Counting;
 pub struct PerThread;
 
 #[inline]
-fn count_all() {
+fn count_all(_bytes: usize) {
     ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
 }
 
 #[inline]
-fn count_per_thread() {
-    count_all();
+fn count_per_thread(bytes: usize) {
+    count_all(bytes);
     // `try_with`: a thread being torn down has no thread-locals left; its allocations still
     // count in the total.
     let _ = THREAD_ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
+    let _ = THREAD_BYTES.try_with(|b| b.set(b.get() + bytes as u64));
 }
 
 macro_rules! counting_allocator {
@@ -49,7 +51,7 @@ macro_rules! counting_allocator {
         unsafe impl GlobalAlloc for $name {
             #[inline]
             unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-                $count();
+                $count(layout.size());
                 // SAFETY: forwarded with the caller's layout.
                 unsafe { System.alloc(layout) }
             }
@@ -62,7 +64,7 @@ macro_rules! counting_allocator {
 
             #[inline]
             unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-                $count();
+                $count(new_size);
                 // SAFETY: forwarded unchanged.
                 unsafe { System.realloc(ptr, layout, new_size) }
             }
@@ -82,4 +84,10 @@ pub fn allocations() -> u64 {
 /// Allocations so far on this thread (while [`PerThread`] is the global allocator).
 pub fn thread_allocations() -> u64 {
     THREAD_ALLOCATIONS.with(|a| a.get())
+}
+
+/// Bytes requested so far on this thread by allocations and reallocations (each realloc counts
+/// its new size; frees are not subtracted), while [`PerThread`] is the global allocator.
+pub fn thread_bytes() -> u64 {
+    THREAD_BYTES.with(|b| b.get())
 }

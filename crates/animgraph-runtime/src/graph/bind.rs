@@ -2,7 +2,7 @@
 //!
 //! Clips and masks are resolved once through the backend; parameters, states (at every depth),
 //! transitions and conditions get ids; transitions get their global rank; every leaf gets its
-//! pre-sorted candidate list. The graph was validated when the [`ValidGraph`] was made, so bind
+//! candidate lists (shared `*` and outgoing lists, merged per leaf within a copy budget). The graph was validated when the [`ValidGraph`] was made, so bind
 //! checks only what depends on its size (the id types' limits).
 
 use std::collections::HashMap;
@@ -86,6 +86,7 @@ fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<BoundGr
             transitions: Vec::new(),
             conditions: Vec::new(),
             candidates: Vec::new(),
+            candidate_runs: Vec::new(),
             points: Vec::new(),
             positions: Vec::new(),
             spaces: Vec::new(),
@@ -135,9 +136,10 @@ struct Binder<'a> {
     state_machine: Vec<MachineId>,
 }
 
-/// The most candidate entries (a leaf state's own transitions and its machines' `*` ones)
-/// a bound graph holds in all: 4 million (about 24 MB).
-pub const MAX_CANDIDATES: usize = 1 << 22;
+/// How many times the size of all candidate lists the leaves' private merged copies may take
+/// in all, and at least 65,536 entries (beyond that, leaves read their shared lists merged as
+/// they go: the same order, a little slower).
+pub const CANDIDATE_COPY_BUDGET: usize = 4;
 
 fn too_large(what: &str) -> BindError {
     BindError::TooLarge(format!("the graph has more than {MAX_IDS} {what}; split it"))
@@ -464,62 +466,83 @@ impl Binder<'_> {
         Ok(())
     }
 
-    /// For every leaf, the transitions that may fire while it plays, sorted by rank: at each
-    /// depth, the machine's `*` transitions and (for enclosing sub-machine states, once exited)
-    /// the state's own; the leaf's own outgoing transitions.
+    /// For every leaf, the transitions that may fire while it plays: at each depth, the
+    /// machine's `*` transitions and (for enclosing sub-machine states, once exited) the state's
+    /// own; the leaf's own outgoing transitions. Each machine's and state's list is stored once,
+    /// sorted by rank, and a leaf holds runs pointing at the lists that apply to it (at most two
+    /// per depth), which the player merges by rank as it reads them. Leaves with more than one
+    /// list get a merged copy of their own (read straight through, the common fast case) while
+    /// the copies stay within [`CANDIDATE_COPY_BUDGET`] times the lists' size, so storage is
+    /// linear in the graph's size however many `*` transitions enclose how many leaves.
     fn build_candidates(&mut self) -> Result<(), BindError> {
-        // Each leaf's list copies its enclosing machines' `*` transitions, so the total is
-        // counted before anything is allocated: leaves x `*` transitions can be huge for a
-        // small file.
-        let mut total = 0usize;
-        for leaf in 0..self.out.states.len() {
-            if self.out.states[leaf].motion.is_none() {
-                continue;
-            }
-            for &state in self.out.ancestry(StateId(leaf as u16)) {
-                total += self.machine_any[self.state_machine[state.index()].index()].len()
-                    + self.state_out[state.index()].len();
-            }
-        }
-        if total > MAX_CANDIDATES {
-            return Err(BindError::TooLarge(format!(
-                "the graph's states would check {total} candidate transitions in all, more than the {MAX_CANDIDATES} allowed: each state copies every Any State (*) transition of the machines around it; move * transitions into the sub-machines that need them, or split the graph"
-            )));
-        }
-        let mut lists = Vec::with_capacity(total);
-        for leaf in 0..self.out.states.len() {
-            if self.out.states[leaf].motion.is_none() {
-                continue;
-            }
-            let ancestry: Vec<StateId> = self.out.ancestry(StateId(leaf as u16)).to_vec();
-            let mut entries: Vec<Candidate> = Vec::new();
-            for (depth, &state) in ancestry.iter().enumerate() {
-                let machine = self.state_machine[state.index()];
-                for &t in &self.machine_any[machine.index()] {
-                    entries.push(Candidate {
-                        transition: TransitionId(t as u16),
-                        level: depth as u8,
-                        requires_exit: None,
-                    });
-                }
-                let is_leaf = depth + 1 == ancestry.len();
-                for &t in &self.state_out[state.index()] {
-                    entries.push(Candidate {
-                        transition: TransitionId(t as u16),
-                        level: depth as u8,
-                        requires_exit: if is_leaf { None } else { Some(depth as u8) },
-                    });
-                }
-            }
-            entries.sort_by_key(|c| self.out.transitions[c.transition.index()].rank);
-            let start = lists.len() as u32;
-            lists.extend(entries);
-            self.out.states[leaf].candidates = start..lists.len() as u32;
-        }
-        if lists.len() > u32::MAX as usize {
+        let listed: usize = self.machine_any.iter().chain(&self.state_out).map(Vec::len).sum();
+        let budget = listed.saturating_mul(CANDIDATE_COPY_BUDGET).max(1 << 16);
+        if listed.saturating_add(budget) > u32::MAX as usize {
             return Err(too_large("candidate transitions"));
         }
-        self.out.candidates = lists;
+        let mut entries = Vec::with_capacity(listed);
+        let transitions = &self.out.transitions;
+        let depth_of = |s: StateId| (self.out.states[s.index()].ancestry.len() - 1) as u8;
+        let push_list =
+            |list: &[usize], level: u8, requires_exit: Option<u8>, entries: &mut Vec<Candidate>| {
+                let start = entries.len() as u32;
+                entries.extend(list.iter().map(|&t| Candidate {
+                    transition: TransitionId(t as u16),
+                    level,
+                    requires_exit,
+                }));
+                entries[start as usize..].sort_unstable_by_key(|c| transitions[c.transition.index()].rank);
+                start..entries.len() as u32
+            };
+        // A machine's `*` list: at its depth; a state's outgoing list: at the state's depth, and
+        // for a sub-machine state only once it has exited.
+        let mut machine_depth = vec![0u8; self.machine_any.len()];
+        for (s, m) in self.state_machine.iter().enumerate() {
+            machine_depth[m.index()] = depth_of(StateId(s as u16));
+        }
+        let any: Vec<Range<u32>> = (0..self.machine_any.len())
+            .map(|m| push_list(&self.machine_any[m], machine_depth[m], None, &mut entries))
+            .collect();
+        let out: Vec<Range<u32>> = (0..self.state_out.len())
+            .map(|s| {
+                let depth = depth_of(StateId(s as u16));
+                let exit = self.out.states[s].motion.is_none().then_some(depth);
+                push_list(&self.state_out[s], depth, exit, &mut entries)
+            })
+            .collect();
+        let mut runs: Vec<Range<u32>> = Vec::new();
+        let mut copied = 0usize;
+        for leaf in 0..self.out.states.len() {
+            if self.out.states[leaf].motion.is_none() {
+                continue;
+            }
+            let first = runs.len();
+            for &state in self.out.ancestry(StateId(leaf as u16)) {
+                for range in [&any[self.state_machine[state.index()].index()], &out[state.index()]] {
+                    if !range.is_empty() {
+                        runs.push(range.clone());
+                    }
+                }
+            }
+            let mine = &runs[first..];
+            let size: usize = mine.iter().map(|r| r.len()).sum();
+            if mine.len() > 1 && copied + size <= budget {
+                copied += size;
+                let start = entries.len();
+                for r in mine {
+                    entries.extend_from_within(r.start as usize..r.end as usize);
+                }
+                entries[start..].sort_unstable_by_key(|c| transitions[c.transition.index()].rank);
+                runs.truncate(first);
+                runs.push(start as u32..entries.len() as u32);
+            }
+            if runs.len() > u32::MAX as usize {
+                return Err(too_large("candidate runs"));
+            }
+            self.out.states[leaf].candidates = first as u32..runs.len() as u32;
+        }
+        self.out.candidates = entries;
+        self.out.candidate_runs = runs;
         Ok(())
     }
 }

@@ -99,7 +99,8 @@ pub(crate) struct StateDef {
     pub ancestry: Range<u32>,
     /// The leaf entered when a transition targets this state (itself unless a sub-machine).
     pub entry_leaf: StateId,
-    /// For leaves: every transition that may fire while this leaf plays, by rank.
+    /// For leaves: the lists (runs in `BoundGraph::candidate_runs`) of every transition that
+    /// may fire while this leaf plays; merged by rank when read.
     pub candidates: Range<u32>,
     /// Name used to match `Mixes` entries (clip name for clip states, state name otherwise).
     pub mix_key: MixKey,
@@ -149,7 +150,72 @@ pub(crate) struct ConditionDef {
     pub value: f32,
 }
 
-/// One entry of a leaf's candidate list.
+/// A leaf's candidate lists: its own merged copy (the common case, read straight through), or
+/// the shared lists that apply to it, merged by rank as they are read.
+pub(crate) enum CandidateLists<'a> {
+    One(&'a [Candidate]),
+    Merged(MergedCandidates<'a>),
+}
+
+/// Several rank-sorted candidate lists read as one, without allocating: each step takes the
+/// lowest rank after the last one returned (ranks are unique, so no cursors are stored).
+pub(crate) struct MergedCandidates<'a> {
+    graph: &'a BoundGraph,
+    runs: &'a [Range<u32>],
+    after: Option<u32>,
+}
+
+impl Iterator for MergedCandidates<'_> {
+    type Item = Candidate;
+
+    fn next(&mut self) -> Option<Candidate> {
+        let rank = |c: &Candidate| self.graph.transitions[c.transition.index()].rank;
+        let mut best: Option<Candidate> = None;
+        for run in self.runs {
+            let list = &self.graph.candidates[run.start as usize..run.end as usize];
+            let at = self.after.map_or(0, |after| list.partition_point(|c| rank(c) <= after));
+            if let Some(c) = list.get(at)
+                && best.is_none_or(|b| rank(c) < rank(&b))
+            {
+                best = Some(*c);
+            }
+        }
+        let c = best?;
+        self.after = Some(rank(&c));
+        Some(c)
+    }
+}
+
+/// Either kind of list as one iterator (the merged case's path).
+pub(crate) enum AnyCandidates<'a> {
+    One(std::iter::Copied<std::slice::Iter<'a, Candidate>>),
+    Merged(MergedCandidates<'a>),
+}
+
+impl Iterator for AnyCandidates<'_> {
+    type Item = Candidate;
+
+    fn next(&mut self) -> Option<Candidate> {
+        match self {
+            AnyCandidates::One(list) => list.next(),
+            AnyCandidates::Merged(list) => list.next(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for CandidateLists<'a> {
+    type Item = Candidate;
+    type IntoIter = AnyCandidates<'a>;
+
+    fn into_iter(self) -> AnyCandidates<'a> {
+        match self {
+            CandidateLists::One(list) => AnyCandidates::One(list.iter().copied()),
+            CandidateLists::Merged(list) => AnyCandidates::Merged(list),
+        }
+    }
+}
+
+/// One of a leaf's candidates.
 #[derive(Clone, Copy)]
 pub(crate) struct Candidate {
     pub transition: TransitionId,
@@ -192,7 +258,11 @@ pub struct BoundGraph {
     pub(crate) ancestry: Vec<StateId>,
     pub(crate) transitions: Vec<TransitionDef>,
     pub(crate) conditions: Vec<ConditionDef>,
+    /// Candidate lists, each sorted by rank: every machine's `*` transitions and every state's
+    /// outgoing ones, then the leaves' own merged copies (see `BoundGraph::candidates`).
     pub(crate) candidates: Vec<Candidate>,
+    /// Per leaf (`StateDef::candidates`), the lists that apply to it.
+    pub(crate) candidate_runs: Vec<Range<u32>>,
     pub(crate) points: Vec<BlendPoint>,
     /// 1D blend-space positions, indexed like `points` (unused for 2D points).
     pub(crate) positions: Vec<f32>,
@@ -312,10 +382,12 @@ impl BoundGraph {
         let depth = (0..self.states.len()).map(|s| self.ancestry(StateId(s as u16)).len()).max().unwrap_or(1);
         let (mut candidates, mut conditions) = (0usize, 0usize);
         for s in 0..self.states.len() {
-            let list = self.candidates(StateId(s as u16));
-            candidates = candidates.max(list.len());
-            let c: usize =
-                list.iter().map(|c| self.conditions(&self.transitions[c.transition.index()]).len()).sum();
+            let (mut count, mut c) = (0usize, 0usize);
+            for candidate in self.candidates(StateId(s as u16)) {
+                count += 1;
+                c += self.conditions(&self.transitions[candidate.transition.index()]).len();
+            }
+            candidates = candidates.max(count);
             conditions = conditions.max(c);
         }
         let scans = 2 * (depth + 1) * self.layers.len().max(1);
@@ -332,9 +404,16 @@ impl BoundGraph {
         self.ancestry(leaf).contains(&state)
     }
 
-    pub(crate) fn candidates(&self, leaf: StateId) -> &[Candidate] {
+    /// A leaf's candidate lists.
+    #[inline]
+    pub(crate) fn candidates(&self, leaf: StateId) -> CandidateLists<'_> {
         let r = &self.states[leaf.index()].candidates;
-        &self.candidates[r.start as usize..r.end as usize]
+        let runs = &self.candidate_runs[r.start as usize..r.end as usize];
+        match runs {
+            [] => CandidateLists::One(&[]),
+            [one] => CandidateLists::One(&self.candidates[one.start as usize..one.end as usize]),
+            _ => CandidateLists::Merged(MergedCandidates { graph: self, runs, after: None }),
+        }
     }
 
     pub(crate) fn conditions(&self, t: &TransitionDef) -> &[ConditionDef] {

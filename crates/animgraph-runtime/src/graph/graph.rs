@@ -48,6 +48,19 @@ impl AnimationGraph {
         out
     }
 
+    /// The names of every parameter something in the graph names (conditions, blend spaces,
+    /// speeds, layer weights), in one walk of the graph.
+    pub fn referenced_parameters(&self) -> std::collections::HashSet<String> {
+        let mut out = std::collections::HashSet::new();
+        let mut graph = self.clone();
+        graph.visit_parameter_refs(&mut |_, field| {
+            if !out.contains(field.as_str()) {
+                out.insert(field.clone());
+            }
+        });
+        out
+    }
+
     /// Renames a parameter and every reference to it; returns how many references changed.
     /// Nothing changes (and `0` is returned) when `old` is not a parameter or `new` is already
     /// taken.

@@ -48,8 +48,22 @@ fn join(path: &str, property: &str) -> String {
 }
 
 fn quoted_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let all: Vec<String> = names.map(|n| format!("\"{n}\"")).collect();
-    if all.is_empty() { "none".to_string() } else { all.join(", ") }
+    // At most this many names: a message per broken reference in a huge graph must stay small.
+    const SHOWN: usize = 12;
+    let mut shown: Vec<String> = Vec::new();
+    let mut more = 0usize;
+    for n in names {
+        if shown.len() < SHOWN {
+            shown.push(format!("\"{n}\""));
+        } else {
+            more += 1;
+        }
+    }
+    match (shown.is_empty(), more) {
+        (true, _) => "none".to_string(),
+        (false, 0) => shown.join(", "),
+        (false, more) => format!("{} and {more} more", shown.join(", ")),
+    }
 }
 
 impl<'a> Validator<'a> {
@@ -294,6 +308,9 @@ impl<'a> Validator<'a> {
         }
 
         let state_list = || quoted_list(machine.states.iter().map(|s| s.name.as_str()));
+        // Every name (reserved ones too), for lookups in one step instead of a scan per use.
+        let all_names: HashSet<&str> = machine.states.iter().map(|s| s.name.as_str()).collect();
+        let has_state = |name: &str| all_names.contains(name);
         if machine.entry.is_empty() {
             if !machine.states.is_empty() {
                 self.error(
@@ -301,7 +318,7 @@ impl<'a> Validator<'a> {
                     format!("is empty; name the state the machine starts in, one of {}", state_list()),
                 );
             }
-        } else if machine.state(&machine.entry).is_none() {
+        } else if !has_state(&machine.entry) {
             self.error(
                 format!("{path}.Entry"),
                 format!("no state \"{}\"; use one of {}", machine.entry, state_list()),
@@ -310,7 +327,7 @@ impl<'a> Validator<'a> {
 
         for (i, t) in machine.transitions.iter().enumerate() {
             let tp = format!("{path}.Transitions[{i}]");
-            if t.from != ANY_STATE && machine.state(&t.from).is_none() {
+            if t.from != ANY_STATE && !has_state(&t.from) {
                 self.error(
                     format!("{tp}.From"),
                     format!("no state \"{}\" in this machine; use one of {} or \"*\"", t.from, state_list()),
@@ -324,7 +341,7 @@ impl<'a> Validator<'a> {
                             .into(),
                     );
                 }
-            } else if machine.state(&t.to).is_none() {
+            } else if !has_state(&t.to) {
                 let exit = if depth > 0 { " or \"<exit>\"" } else { "" };
                 self.error(
                     format!("{tp}.To"),
@@ -549,5 +566,20 @@ impl std::ops::Deref for ValidGraph {
 impl PartialEq<AnimationGraph> for ValidGraph {
     fn eq(&self, other: &AnimationGraph) -> bool {
         &self.graph == other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted_list;
+
+    #[test]
+    fn name_lists_in_messages_are_capped() {
+        assert_eq!(quoted_list([].into_iter()), "none");
+        assert_eq!(quoted_list(["a", "b"].into_iter()), "\"a\", \"b\"");
+        let names: Vec<String> = (0..40_000).map(|i| format!("S{i}")).collect();
+        let list = quoted_list(names.iter().map(String::as_str));
+        assert!(list.starts_with("\"S0\", \"S1\""), "{list}");
+        assert!(list.ends_with("\"S11\" and 39988 more"), "{list}");
     }
 }

@@ -135,6 +135,7 @@ fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>,
         used: HashSet::new(),
         origins: HashMap::new(),
         lines: HashMap::new(),
+        key_lines: None,
         untyped_parameters: HashSet::new(),
         broken: HashSet::new(),
         placeholders: Vec::new(),
@@ -171,6 +172,49 @@ fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>,
     let origins =
         Origins { origins: std::mem::take(&mut loader.origins), lines: std::mem::take(&mut loader.lines) };
     Ok((graph, diagnostics, structural_errors, origins))
+}
+
+/// Every object key of a JSON text (its raw text between the quotes) and the line where it is
+/// first used as a key, in one pass: strings are skipped with their escapes, and a string counts
+/// as a key when the next non-blank character is `:`.
+fn key_lines(text: &str) -> HashMap<&str, usize> {
+    let bytes = text.as_bytes();
+    let mut keys = HashMap::new();
+    let (mut i, mut line) = (0, 1);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => line += 1,
+            b'"' => {
+                let (start, key_line) = (i + 1, line);
+                let mut end = start;
+                while end < bytes.len() && bytes[end] != b'"' {
+                    if bytes[end] == b'\n' {
+                        line += 1; // not valid JSON, but counted like the parser would
+                    }
+                    end += if bytes[end] == b'\\' { 2 } else { 1 };
+                }
+                let end = end.min(bytes.len());
+                let mut after = end + 1;
+                while after < bytes.len() && bytes[after].is_ascii_whitespace() {
+                    if bytes[after] == b'\n' {
+                        line += 1;
+                    }
+                    after += 1;
+                }
+                if bytes.get(after) == Some(&b':') {
+                    // Quotes and backslashes are ASCII, so `start..end` are char boundaries.
+                    if let Some(key) = text.get(start..end) {
+                        keys.entry(key).or_insert(key_line);
+                    }
+                }
+                i = after;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    keys
 }
 
 /// Maps a model path (`Layers[0].Machine.States[1].Speed`) to the resource it came from and the
@@ -240,6 +284,9 @@ struct Loader<'a> {
     origins: HashMap<String, Loc>,
     /// Resource id -> the line where its entry starts.
     lines: HashMap<String, Option<usize>>,
+    /// Every object key in the text -> the line of its first use as a key (made on the first
+    /// lookup, in one pass over the text).
+    key_lines: Option<HashMap<&'a str, usize>>,
     /// Parameters whose `Type` could not be read (type-dependent findings about them are noise).
     untyped_parameters: HashSet<String>,
     /// (resource, property) pairs that already have a structural error.
@@ -256,18 +303,9 @@ impl<'a> Loader<'a> {
         if let Some(line) = self.lines.get(resource) {
             return *line;
         }
-        let needle = format!("\"{resource}\"");
-        let mut line = None;
-        let mut from = 0;
-        while let Some(i) = self.text[from..].find(&needle) {
-            let at = from + i;
-            let after = self.text[at + needle.len()..].trim_start();
-            if after.starts_with(':') {
-                line = Some(self.text[..at].matches('\n').count() + 1);
-                break;
-            }
-            from = at + needle.len();
-        }
+        let text = self.text;
+        let keys = self.key_lines.get_or_insert_with(|| key_lines(text));
+        let line = keys.get(resource).copied();
         self.lines.insert(resource.to_string(), line);
         line
     }
@@ -532,4 +570,25 @@ impl<'a> Loader<'a> {
     }
 
     // ---- typed property readers -------------------------------------------------------------
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_lines;
+
+    #[test]
+    fn key_lines_finds_each_keys_first_line_past_escapes_and_values() {
+        let text =
+            "{\n  \"a\": \"b\",\n  \"s\": \"x\\\"b\\\": y\",\n  \"b\" :\n 1, \"a\": 2,\n  \"c\\\\\": 3\n}";
+        let keys = key_lines(text);
+        assert_eq!(keys.get("a"), Some(&2), "the first use counts");
+        assert_eq!(keys.get("s"), Some(&3));
+        // `"b"` as a value and inside an escaped string are not keys; the key on line 4 is.
+        assert_eq!(keys.get("b"), Some(&4));
+        assert_eq!(keys.get("c\\\\"), Some(&6), "raw text between the quotes");
+        assert_eq!(keys.get("x"), None);
+        // Unterminated input ends without reading past it.
+        assert!(key_lines("{\"a\": \"never ends").contains_key("a"));
+        assert!(key_lines("\"\\").is_empty());
+    }
 }

@@ -1,6 +1,6 @@
 //! Choosing: which transition (or travel) starts on a layer this frame, and starting it.
 
-use super::super::bound::{Candidate, ConditionDef, Target, Value};
+use super::super::bound::{Candidate, CandidateLists, ConditionDef, Target, Value};
 use super::super::explain::{
     CandidateCheck, CandidateSide, Checked, ConditionCheck, Explanation, Outcome, TriggerUse,
 };
@@ -131,54 +131,114 @@ impl AnimationGraphPlayer {
         rec: &mut R,
     ) -> Option<(TransitionId, Side, u8)> {
         let run = &self.layers[layer];
-        let empty: &[Candidate] = &[];
-        let source_list = if source { self.graph.candidates(run.stack.current().state) } else { empty };
-        let target_list = match (target, run.stack.target()) {
+        let source_lists =
+            if source { self.graph.candidates(run.stack.current().state) } else { CandidateLists::One(&[]) };
+        let target_lists = match (target, run.stack.target()) {
             (true, Some(t)) => self.graph.candidates(t.state),
-            _ => empty,
+            _ => CandidateLists::One(&[]),
         };
-        let (mut i, mut j) = (0, 0);
         let mut found = None;
-        while i < source_list.len() || j < target_list.len() {
-            let rank = |c: &Candidate| self.graph.transitions[c.transition.index()].rank;
-            let take_source = match (source_list.get(i), target_list.get(j)) {
-                (Some(a), Some(b)) => {
-                    if rank(a) == rank(b) {
-                        j += 1; // the same transition on both sides: check it once, as the source's
+        match (source_lists, target_lists) {
+            // The common case: each leaf's own merged list, read by index.
+            (CandidateLists::One(s), CandidateLists::One(t)) => {
+                let rank = |c: &Candidate| self.graph.transitions[c.transition.index()].rank;
+                let (mut i, mut j) = (0, 0);
+                while i < s.len() || j < t.len() {
+                    let take_source = match (s.get(i), t.get(j)) {
+                        (Some(a), Some(b)) => {
+                            if rank(a) == rank(b) {
+                                j += 1; // the same transition on both sides: check it once, as the source's
+                            }
+                            rank(a) <= rank(b)
+                        }
+                        (Some(_), None) => true,
+                        _ => false,
+                    };
+                    let (candidate, side) = if take_source {
+                        i += 1;
+                        (s[i - 1], Side::Source)
+                    } else {
+                        j += 1;
+                        (t[j - 1], Side::Target)
+                    };
+                    if self.visit(run, candidate, side, rec, &mut found) {
+                        break;
                     }
-                    rank(a) <= rank(b)
+                }
+                found
+            }
+            (s, t) => self.scan_merged(run, s, t, rec),
+        }
+    }
+
+    /// Leaves past bind's copy budget read their shared lists merged, out of line.
+    #[cold]
+    #[inline(never)]
+    fn scan_merged<R: Recorder>(
+        &self,
+        run: &LayerRun,
+        source: CandidateLists,
+        target: CandidateLists,
+        rec: &mut R,
+    ) -> Option<(TransitionId, Side, u8)> {
+        let (mut source, mut target) = (source.into_iter().peekable(), target.into_iter().peekable());
+        let rank = |c: &Candidate| self.graph.transitions[c.transition.index()].rank;
+        let mut found = None;
+        loop {
+            let take_source = match (source.peek(), target.peek()) {
+                (Some(a), Some(b)) => {
+                    let (a, b) = (rank(a), rank(b));
+                    if a == b {
+                        target.next(); // the same transition on both sides: check it once, as the source's
+                    }
+                    a <= b
                 }
                 (Some(_), None) => true,
-                _ => false,
+                (None, Some(_)) => false,
+                (None, None) => break,
             };
-            let (candidate, side) = if take_source {
-                i += 1;
-                (source_list[i - 1], Side::Source)
-            } else {
-                j += 1;
-                (target_list[j - 1], Side::Target)
-            };
-            let Some(e) = rec.explanation() else {
-                if self.passes(run, &candidate, side) {
-                    return Some((candidate.transition, side, candidate.level));
-                }
-                continue;
-            };
-            let outcome = self.check(run, &candidate, side, e);
-            if outcome == Outcome::Started {
-                if found.is_none() {
-                    found = Some((candidate.transition, side, candidate.level));
-                    let fired = match self.graph.transitions[candidate.transition.index()].to {
-                        Target::Exit => Outcome::FiredExit,
-                        Target::State(..) => Outcome::Started,
-                    };
-                    e.set_outcome(e.candidate_mark() as usize - 1, fired);
-                } else {
-                    e.set_outcome(e.candidate_mark() as usize - 1, Outcome::Shadowed);
-                }
+            let (next, side) =
+                if take_source { (source.next(), Side::Source) } else { (target.next(), Side::Target) };
+            let Some(candidate) = next else { break };
+            if self.visit(run, candidate, side, rec, &mut found) {
+                break;
             }
         }
         found
+    }
+
+    /// Checks one candidate: without explain mode, whether it fires (then `found` is set and
+    /// the search stops: `true`); explaining, records it and goes on.
+    #[inline(always)]
+    fn visit<R: Recorder>(
+        &self,
+        run: &LayerRun,
+        candidate: Candidate,
+        side: Side,
+        rec: &mut R,
+        found: &mut Option<(TransitionId, Side, u8)>,
+    ) -> bool {
+        let Some(e) = rec.explanation() else {
+            if self.passes(run, &candidate, side) {
+                *found = Some((candidate.transition, side, candidate.level));
+                return true;
+            }
+            return false;
+        };
+        let outcome = self.check(run, &candidate, side, e);
+        if outcome == Outcome::Started {
+            if found.is_none() {
+                *found = Some((candidate.transition, side, candidate.level));
+                let fired = match self.graph.transitions[candidate.transition.index()].to {
+                    Target::Exit => Outcome::FiredExit,
+                    Target::State(..) => Outcome::Started,
+                };
+                e.set_outcome(e.candidate_mark() as usize - 1, fired);
+            } else {
+                e.set_outcome(e.candidate_mark() as usize - 1, Outcome::Shadowed);
+            }
+        }
+        false
     }
 
     /// The structural rules: sub-machine exits, `*` into the active state, into the running
@@ -220,7 +280,13 @@ impl AnimationGraphPlayer {
         if def.exit_time.is_some_and(|exit_time| self.normalised(run.side(side)) < exit_time) {
             return false;
         }
-        self.graph.conditions(def).iter().all(|c| self.condition_holds(c).1)
+        // A plain loop, not `Iterator::all`: LLVM keeps it inline in every caller.
+        for c in self.graph.conditions(def) {
+            if !self.condition_holds(c).1 {
+                return false;
+            }
+        }
+        true
     }
 
     /// The same rules as [`passes`](Self::passes), every one evaluated and recorded (each
