@@ -238,10 +238,42 @@ impl Parser<'_> {
                     "null" => Value::Null,
                     "inf" => Value::Number(f64::INFINITY),
                     "nan" => Value::Number(f64::NAN),
-                    _ => {
+                    "Array" | "Dictionary" if self.peek() == Some(b'[') => {
+                        // Godot 4.2+ typed collections, `Array[Vector2]([...])` and
+                        // `Dictionary[String, Texture2D]({...})`: the element types are skipped,
+                        // the collection inside read as an untyped one.
+                        self.type_arguments(&name)?;
                         self.skip_space();
                         if self.peek() != Some(b'(') {
-                            return self.error(format!("expected '(' after {name}"));
+                            return self
+                                .error(format!("expected '(' after the typed {name}'s element types"));
+                        }
+                        self.at += 1;
+                        let inner = self.value()?;
+                        self.skip_space();
+                        if self.peek() != Some(b')') {
+                            return self.error(format!("expected ')' closing the typed {name}"));
+                        }
+                        self.at += 1;
+                        inner
+                    }
+                    _ => {
+                        let after_name = self.at;
+                        self.skip_space();
+                        if self.peek() != Some(b'(') {
+                            // Reported where the name ends, so the line is the name's.
+                            self.at = after_name;
+                            while self.peek().is_some_and(|c| c == b' ' || c == b'\t' || c == b'\r') {
+                                self.at += 1;
+                            }
+                            let found = match self.peek() {
+                                None => "the end of the file".to_string(),
+                                Some(b'\n') => "the end of the line".to_string(),
+                                Some(c) => format!("'{}'", c as char),
+                            };
+                            return self.error(format!(
+                                "expected '(' after {name}, found {found}: a value is a number, a \"string\", [an array], {{a dictionary}}, true/false/null or a constructor such as Vector2(1, 2); check this line and the one before it for a value cut short"
+                            ));
                         }
                         self.at += 1;
                         Value::Call(name, self.list(b')')?)
@@ -252,6 +284,26 @@ impl Parser<'_> {
         };
         self.depth -= 1;
         Ok(value)
+    }
+
+    /// Skips a typed collection's `[Type, ...]` (nested brackets allowed, bounded by the file).
+    fn type_arguments(&mut self, name: &str) -> Result<(), ImportError> {
+        let mut depth = 0usize;
+        while let Some(c) = self.peek() {
+            self.at += 1;
+            match c {
+                b'[' => depth += 1,
+                b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                b'\n' | b'(' | b'{' | b'"' => break,
+                _ => {}
+            }
+        }
+        self.error(format!("unterminated element types of a typed {name}: expected ']'"))
     }
 
     fn list(&mut self, close: u8) -> Result<Vec<Value>, ImportError> {

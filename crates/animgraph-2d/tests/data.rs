@@ -230,3 +230,36 @@ fn long_bone_chains_build_and_too_many_bones_are_refused() {
         issues.iter().take(3).map(|i| i.to_string()).collect::<Vec<_>>()
     );
 }
+
+/// Godot 4.2+ writes typed collections, `Array[T]([...])` and `Dictionary[K, V]({...})`: they read
+/// as the untyped ones (the scene used to fail with "expected '(' after Array").
+#[test]
+fn godot_typed_collections_read_as_untyped_ones() {
+    let scene = r#"[gd_scene format=3]
+[sub_resource type="Animation" id="1"]
+length = 1.0
+loop_mode = 1
+tracks/0/type = "value"
+tracks/0/path = NodePath("S/B:rotation_degrees")
+tracks/0/interp = 1
+tracks/0/keys = Dictionary[String, Variant]({ "times": PackedFloat32Array(0, 0.5), "transitions": PackedFloat32Array(1, 1), "update": 0, "values": Array[float]([10.0, 30.0]) })
+[sub_resource type="AnimationLibrary" id="2"]
+_data = Dictionary[StringName, Animation]({ &"idle": SubResource("1") })
+[node name="S" type="Skeleton2D" parent="."]
+metadata/points = Array[Vector2]([Vector2(1, 2), Vector2(3, 4)])
+metadata/nested = Array[Array]([Array[int]([1, 2])])
+[node name="B" type="Bone2D" parent="S"]
+[node name="P" type="AnimationPlayer" parent="."]
+libraries = { &"": SubResource("2") }
+"#;
+    let imported = godot::import_scene(scene).unwrap();
+    let keys = &imported.data.clips["idle"].bones["B"].rotate;
+    let values: Vec<(f32, f32)> = keys.iter().map(|k| (k.time, k.values[0])).collect();
+    assert_eq!(&values[..2], [(0.0, 10.0), (0.5, 30.0)]);
+    // The element types must close.
+    let e = godot::import_scene("[node name=\"A\" type=\"Skeleton2D\"]\nx = Array[int\n").unwrap_err();
+    assert!(e.to_string().contains("typed Array"), "{e}");
+    // A bare word that is no constructor says what a value may be.
+    let e = godot::import_scene("[node name=\"A\" type=\"Skeleton2D\"]\nx = tracks\n").unwrap_err();
+    assert!(e.to_string().starts_with("line 2: expected '(' after tracks, found the end of the line"), "{e}");
+}

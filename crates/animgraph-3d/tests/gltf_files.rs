@@ -207,7 +207,14 @@ fn malformed_files_are_one_line_errors_or_named_warnings_never_panics() {
     }
     let glb = doc.glb();
     assert!(error(&glb[..glb.len() - 10], None).contains("truncated"));
-    assert!(error(b"{ \"asset\": 3 }", None).starts_with("not a valid glTF 2.0 file: invalid type"));
+    let e = error(b"{ \"asset\": 3 }", None);
+    assert!(e.starts_with("not a valid glTF 2.0 file: asset: invalid type"), "{e}");
+    // A type error deep in the JSON names its path, not only a column.
+    let e = error(
+        br#"{ "asset": { "version": "2.0" }, "nodes": [ { "name": "a" }, { "children": [1, [2]] } ] }"#,
+        None,
+    );
+    assert!(e.starts_with("not a valid glTF 2.0 file: nodes[1].children[1]: invalid type"), "{e}");
 }
 
 #[test]

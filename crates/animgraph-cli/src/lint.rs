@@ -83,7 +83,7 @@ pub fn run(args: &Args) -> ExitCode {
                     serde_json::json!({
                         "code": f.code.id(), "name": f.code.name(),
                         "severity": if f.severity == Severity::Error { "error" } else { "warning" },
-                        "path": f.path, "resource": at.resource, "property": at.property, "line": at.line,
+                        "path": f.path, "resource": at.resource, "property": at.property, "line": at.line, "column": at.column,
                         "subject": f.subject, "message": f.message, "fix": f.fix,
                     })
                 })
@@ -100,11 +100,15 @@ pub fn run(args: &Args) -> ExitCode {
         println!("{name}: {errors} error(s), {warnings} warning(s)");
         for f in &findings {
             let at = origins.locate(&f.path);
-            let place = match (at.line, at.property.is_empty()) {
-                (Some(line), true) => format!("{} (line {line})", at.resource),
-                (Some(line), false) => format!("{}.{} (line {line})", at.resource, at.property),
-                (None, true) => at.resource.clone(),
-                (None, false) => format!("{}.{}", at.resource, at.property),
+            let name = if at.property.is_empty() {
+                at.resource.clone()
+            } else {
+                format!("{}.{}", at.resource, at.property)
+            };
+            let place = match (at.line, at.column) {
+                (Some(line), Some(column)) => format!("{name} (line {line}, column {column})"),
+                (Some(line), None) => format!("{name} (line {line})"),
+                _ => name,
             };
             let severity = if f.severity == Severity::Error { "error" } else { "warning" };
             println!("  {severity} {} {}: {place}: {}: {}", f.code, f.code.name(), f.subject, f.message);

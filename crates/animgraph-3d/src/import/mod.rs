@@ -80,8 +80,19 @@ pub fn import_bytes(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, G
 
 fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
     let container = source::container(bytes)?;
-    let root: gltf_json::Root =
-        serde_json::from_slice(container.json).map_err(|e| format!("not a valid glTF 2.0 file: {e}"))?;
+    // Through serde_path_to_error, so a type error names its JSON path (`nodes[3].children`).
+    let root: gltf_json::Root = serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(
+        container.json,
+    ))
+    .map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." || path.is_empty() {
+            format!("not a valid glTF 2.0 file: {inner}")
+        } else {
+            format!("not a valid glTF 2.0 file: {path}: {inner}")
+        }
+    })?;
     let mut warnings = Vec::new();
     if !root.asset.version.starts_with("2.") {
         return Err(format!(

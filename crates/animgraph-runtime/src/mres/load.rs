@@ -83,7 +83,7 @@ pub fn load_str_located(text: &str) -> Result<(Loaded, Origins), MresError> {
 #[derive(Clone, Debug, Default)]
 pub struct Origins {
     origins: HashMap<String, Loc>,
-    lines: HashMap<String, Option<usize>>,
+    lines: HashMap<String, Option<(usize, usize)>>,
 }
 
 /// A model path's place in the file.
@@ -95,14 +95,17 @@ pub struct Location {
     pub property: String,
     /// The line where the resource starts.
     pub line: Option<usize>,
+    /// The column of the resource's id on that line (what tells resources apart in a file
+    /// written on one line).
+    pub column: Option<usize>,
 }
 
 impl Origins {
     /// Where a model path (`Layers[0].Machine.Transitions[1]`) came from.
     pub fn locate(&self, path: &str) -> Location {
         let (resource, property) = locate(&self.origins, path);
-        let line = self.lines.get(&resource).copied().flatten();
-        Location { resource, property, line }
+        let at = self.lines.get(&resource).copied().flatten();
+        Location { resource, property, line: at.map(|a| a.0), column: at.map(|a| a.1) }
     }
 }
 
@@ -161,9 +164,10 @@ fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>,
         if loader.broken.contains(&(resource.clone(), property.clone())) {
             continue; // the same property already has a structural error
         }
-        let line = loader.line_of(&resource);
+        let at = loader.line_of(&resource);
         // The validator's finding, located: its code and model path kept.
-        diagnostics.push(Diagnostic { resource, property, line, ..issue });
+        let (line, column) = (at.map(|a| a.0), at.map(|a| a.1));
+        diagnostics.push(Diagnostic { resource, property, line, column, ..issue });
     }
     let resources: Vec<String> = loader.origins.values().map(|l| l.resource.clone()).collect();
     for r in resources {
@@ -174,22 +178,22 @@ fn load_with_diagnostics(text: &str) -> Result<(AnimationGraph, Vec<Diagnostic>,
     Ok((graph, diagnostics, structural_errors, origins))
 }
 
-/// Every object key of a JSON text (its raw text between the quotes) and the line where it is
-/// first used as a key, in one pass: strings are skipped with their escapes, and a string counts
-/// as a key when the next non-blank character is `:`.
-fn key_lines(text: &str) -> HashMap<&str, usize> {
+/// Every object key of a JSON text (its raw text between the quotes) and the line and column
+/// (1-based, in bytes like the JSON parser's columns) where it is first used as a key, in one pass: strings are skipped
+/// with their escapes, and a string counts as a key when the next non-blank character is `:`.
+fn key_lines(text: &str) -> HashMap<&str, (usize, usize)> {
     let bytes = text.as_bytes();
     let mut keys = HashMap::new();
-    let (mut i, mut line) = (0, 1);
+    let (mut i, mut line, mut line_start) = (0, 1, 0);
     while i < bytes.len() {
         match bytes[i] {
-            b'\n' => line += 1,
+            b'\n' => (line, line_start) = (line + 1, i + 1),
             b'"' => {
-                let (start, key_line) = (i + 1, line);
+                let (start, key_at) = (i + 1, (line, i - line_start + 1));
                 let mut end = start;
                 while end < bytes.len() && bytes[end] != b'"' {
                     if bytes[end] == b'\n' {
-                        line += 1; // not valid JSON, but counted like the parser would
+                        (line, line_start) = (line + 1, end + 1); // not valid JSON; counted anyway
                     }
                     end += if bytes[end] == b'\\' { 2 } else { 1 };
                 }
@@ -197,14 +201,14 @@ fn key_lines(text: &str) -> HashMap<&str, usize> {
                 let mut after = end + 1;
                 while after < bytes.len() && bytes[after].is_ascii_whitespace() {
                     if bytes[after] == b'\n' {
-                        line += 1;
+                        (line, line_start) = (line + 1, after + 1);
                     }
                     after += 1;
                 }
                 if bytes.get(after) == Some(&b':') {
                     // Quotes and backslashes are ASCII, so `start..end` are char boundaries.
                     if let Some(key) = text.get(start..end) {
-                        keys.entry(key).or_insert(key_line);
+                        keys.entry(key).or_insert(key_at);
                     }
                 }
                 i = after;
@@ -282,11 +286,11 @@ struct Loader<'a> {
     used: HashSet<&'a str>,
     /// Model path -> where that model object came from.
     origins: HashMap<String, Loc>,
-    /// Resource id -> the line where its entry starts.
-    lines: HashMap<String, Option<usize>>,
-    /// Every object key in the text -> the line of its first use as a key (made on the first
-    /// lookup, in one pass over the text).
-    key_lines: Option<HashMap<&'a str, usize>>,
+    /// Resource id -> the line and column where its entry starts.
+    lines: HashMap<String, Option<(usize, usize)>>,
+    /// Every object key in the text -> the line and column of its first use as a key (made on
+    /// the first lookup, in one pass over the text).
+    key_lines: Option<HashMap<&'a str, (usize, usize)>>,
     /// Parameters whose `Type` could not be read (type-dependent findings about them are noise).
     untyped_parameters: HashSet<String>,
     /// (resource, property) pairs that already have a structural error.
@@ -296,7 +300,8 @@ struct Loader<'a> {
 }
 
 impl<'a> Loader<'a> {
-    fn line_of(&mut self, resource: &str) -> Option<usize> {
+    /// The line and column where a resource's entry starts.
+    fn line_of(&mut self, resource: &str) -> Option<(usize, usize)> {
         if resource.is_empty() || resource == "props" {
             return None;
         }
@@ -311,7 +316,8 @@ impl<'a> Loader<'a> {
     }
 
     fn report(&mut self, severity: Severity, loc: &Loc, message: String) {
-        let line = self.line_of(&loc.resource);
+        let at = self.line_of(&loc.resource);
+        let (line, column) = (at.map(|a| a.0), at.map(|a| a.1));
         if severity == Severity::Error {
             self.broken.insert((loc.resource.clone(), loc.property.clone()));
         }
@@ -320,6 +326,7 @@ impl<'a> Loader<'a> {
             resource: loc.resource.clone(),
             property: loc.property.clone(),
             line,
+            column,
             message,
             ..Diagnostic::default()
         });
@@ -581,11 +588,13 @@ mod tests {
         let text =
             "{\n  \"a\": \"b\",\n  \"s\": \"x\\\"b\\\": y\",\n  \"b\" :\n 1, \"a\": 2,\n  \"c\\\\\": 3\n}";
         let keys = key_lines(text);
-        assert_eq!(keys.get("a"), Some(&2), "the first use counts");
-        assert_eq!(keys.get("s"), Some(&3));
+        assert_eq!(keys.get("a"), Some(&(2, 3)), "the first use counts");
+        assert_eq!(keys.get("s"), Some(&(3, 3)));
         // `"b"` as a value and inside an escaped string are not keys; the key on line 4 is.
-        assert_eq!(keys.get("b"), Some(&4));
-        assert_eq!(keys.get("c\\\\"), Some(&6), "raw text between the quotes");
+        assert_eq!(keys.get("b"), Some(&(4, 3)));
+        assert_eq!(keys.get("c\\\\"), Some(&(6, 3)), "raw text between the quotes");
+        let one_line = key_lines("{\"x\": {\"y\": 1}, \"z\": 2}");
+        assert_eq!(one_line.get("z"), Some(&(1, 17)), "columns tell keys on one line apart");
         assert_eq!(keys.get("x"), None);
         // Unterminated input ends without reading past it.
         assert!(key_lines("{\"a\": \"never ends").contains_key("a"));
