@@ -37,7 +37,7 @@ fn an_invalid_file_lists_every_error_and_exits_1() {
     let (code, out) = animgraph(&["validate", "assets/graphs/locomotion.mres", path.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("bad.mres: invalid: 2 errors"), "{out}");
-    assert!(out.contains("error (line 14): t_land.To: no state \"Mvoe\""), "{out}");
+    assert!(out.contains("error (line 14, column 5): t_land.To: no state \"Mvoe\""), "{out}");
     assert!(out.contains("m_base.Entry: no state \"Run\""), "{out}");
     assert!(out.contains("locomotion.mres: ok"), "the valid file is still summarised: {out}");
     std::fs::remove_dir_all(&dir).unwrap();
