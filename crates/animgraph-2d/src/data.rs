@@ -22,8 +22,11 @@ pub enum Curve {
     Linear,
     /// Hold until the next key.
     Stepped,
-    /// Normalised cubic bezier `[cx1, cy1, cx2, cy2]`.
+    /// Normalised cubic bezier `[cx1, cy1, cx2, cy2]`, evaluated exactly (CSS `cubic-bezier`).
     Bezier([f32; 4]),
+    /// The same curve evaluated as Spine's runtimes do (10 straight segments), so Spine exports
+    /// play exactly as in Spine; written `["spine", cx1, cy1, cx2, cy2]`.
+    SpineBezier([f32; 4]),
 }
 
 /// One key: a time, up to four values, and the curve to the next key.
@@ -55,6 +58,13 @@ impl TryFrom<Vec<Json>> for Key {
                     }
                     curve = Curve::Bezier(b);
                 }
+                Json::Array(c) if i == items.len() - 1 && c.len() == 5 && c[0] == "spine" => {
+                    let mut b = [0.0; 4];
+                    for (j, v) in c[1..].iter().enumerate() {
+                        b[j] = v.as_f64().ok_or("a Spine curve is [\"spine\", cx1, cy1, cx2, cy2]")? as f32;
+                    }
+                    curve = Curve::SpineBezier(b);
+                }
                 _ => return Err(format!("a key is [time, values..., curve?]; element {i} is {item}")),
             }
         }
@@ -81,6 +91,9 @@ impl From<Key> for Vec<Json> {
             Curve::Linear => {}
             Curve::Stepped => out.push(Json::from("stepped")),
             Curve::Bezier(b) => out.push(Json::Array(b.iter().map(|v| number(*v)).collect())),
+            Curve::SpineBezier(b) => out.push(Json::Array(
+                std::iter::once(Json::from("spine")).chain(b.iter().map(|v| number(*v))).collect(),
+            )),
         }
         out
     }
@@ -311,6 +324,45 @@ pub struct BoneTimelines {
     /// `[t, shx, shy]` degrees.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shear: Vec<Key>,
+    /// Single channels (`[t, value]`), for channels keyed apart or with curves of their own, as
+    /// Spine 4.1+ writes them; a channel is keyed by its two-channel timeline or its own, not
+    /// both. `[t, x]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub translate_x: Vec<Key>,
+    /// `[t, y]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub translate_y: Vec<Key>,
+    /// `[t, sx]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scale_x: Vec<Key>,
+    /// `[t, sy]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scale_y: Vec<Key>,
+    /// `[t, shx]` degrees.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shear_x: Vec<Key>,
+    /// `[t, shy]` degrees.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shear_y: Vec<Key>,
+}
+
+impl BoneTimelines {
+    /// Every timeline with its `.mskel` name, the pose channel it starts at and its width.
+    pub fn all(&self) -> [(&'static str, usize, u8, &Vec<Key>); 10] {
+        use crate::skeleton::{ROTATION, SCALE_X, SCALE_Y, SHEAR_X, SHEAR_Y, X, Y};
+        [
+            ("rotate", ROTATION, 1, &self.rotate),
+            ("translate", X, 2, &self.translate),
+            ("scale", SCALE_X, 2, &self.scale),
+            ("shear", SHEAR_X, 2, &self.shear),
+            ("translateX", X, 1, &self.translate_x),
+            ("translateY", Y, 1, &self.translate_y),
+            ("scaleX", SCALE_X, 1, &self.scale_x),
+            ("scaleY", SCALE_Y, 1, &self.scale_y),
+            ("shearX", SHEAR_X, 1, &self.shear_x),
+            ("shearY", SHEAR_Y, 1, &self.shear_y),
+        ]
+    }
 }
 
 /// A slot's timelines in a clip.
@@ -697,7 +749,7 @@ impl Skeleton2DData {
                             ),
                         );
                     }
-                    if let Curve::Bezier(b) = key.curve {
+                    if let Curve::Bezier(b) | Curve::SpineBezier(b) = key.curve {
                         if !finite(&b) {
                             issue(issues_ref, format!("{path}[{k}]"), "has a NaN or infinite curve".into());
                         }
@@ -709,10 +761,24 @@ impl Skeleton2DData {
                 if !bone(b) {
                     issue(issues_ref, at(&format!(".bones.{b}")), format!("no bone \"{b}\" in the skeleton"));
                 }
-                keys(issues_ref, at(&format!(".bones.{b}.rotate")), &t.rotate, 1);
-                keys(issues_ref, at(&format!(".bones.{b}.translate")), &t.translate, 2);
-                keys(issues_ref, at(&format!(".bones.{b}.scale")), &t.scale, 2);
-                keys(issues_ref, at(&format!(".bones.{b}.shear")), &t.shear, 2);
+                let mut keyed = [None::<&str>; crate::skeleton::CHANNELS];
+                for (name, first, width, list) in t.all() {
+                    keys(issues_ref, at(&format!(".bones.{b}.{name}")), list, width);
+                    if list.is_empty() {
+                        continue;
+                    }
+                    for channel in &mut keyed[first..first + width as usize] {
+                        if let Some(other) = channel {
+                            issue(
+                                issues_ref,
+                                at(&format!(".bones.{b}.{name}")),
+                                format!("keys a channel {other} keys too; keep one of the two timelines"),
+                            );
+                            break;
+                        }
+                        *channel = Some(name);
+                    }
+                }
             }
             for (s, t) in &clip.slots {
                 if !slot(s) {

@@ -159,6 +159,43 @@ pub fn bezier(c: [f32; 4], u: f32) -> f32 {
     at(y1, y2, s)
 }
 
+/// Evaluates a normalised cubic bezier (control points `(x1, y1)`, `(x2, y2)` from (0, 0) to
+/// (1, 1)) at time fraction `u` the way Spine's runtimes do ([`Curve::SpineBezier`]), so Spine exports play exactly as in
+/// Spine: the curve is cut into 10 segments by forward differencing (Spine's `setBezier`) and
+/// the value interpolated linearly on the segment holding `u` (`getBezierValue`). Away from
+/// the 9 inner points this differs from the exact curve by well under 1 % of the key's change.
+/// No allocation, no iteration to convergence: the same bits on every machine.
+pub fn spine_bezier(c: [f32; 4], u: f32) -> f32 {
+    let [cx1, cy1, cx2, cy2] = c.map(f64::from);
+    let tmpx = (-cx1 * 2.0 + cx2) * 0.03;
+    let tmpy = (-cy1 * 2.0 + cy2) * 0.03;
+    let dddx = ((cx1 - cx2) * 3.0 + 1.0) * 0.006;
+    let dddy = ((cy1 - cy2) * 3.0 + 1.0) * 0.006;
+    let (mut ddx, mut ddy) = (tmpx * 2.0 + dddx, tmpy * 2.0 + dddy);
+    let mut dx = cx1 * 0.3 + tmpx + dddx * 0.16666667;
+    let mut dy = cy1 * 0.3 + tmpy + dddy * 0.16666667;
+    let (mut x, mut y) = (dx, dy);
+    let u = f64::from(u);
+    let (mut px, mut py) = (0.0f64, 0.0f64);
+    for _ in 0..9 {
+        // Spine stores the points as f32.
+        let (fx, fy) = (x as f32 as f64, y as f32 as f64);
+        if fx >= u {
+            let span = fx - px;
+            return (if span > 0.0 { py + (u - px) / span * (fy - py) } else { fy }) as f32;
+        }
+        (px, py) = (fx, fy);
+        dx += ddx;
+        dy += ddy;
+        ddx += dddx;
+        ddy += dddy;
+        x += dx;
+        y += dy;
+    }
+    let span = 1.0 - px;
+    (if span > 0.0 { py + (u - px) / span * (1.0 - py) } else { 1.0 }) as f32
+}
+
 /// Samples keys at time `t`: before the first key its values, after the last key its values,
 /// between keys by the earlier key's curve. Binary search: O(log keys), no allocation.
 pub fn sample_keys(keys: &[Key], t: f32) -> [f32; 4] {
@@ -177,6 +214,7 @@ pub fn sample_keys(keys: &[Key], t: f32) -> [f32; 4] {
         Curve::Linear => u,
         Curve::Stepped => return a.values,
         Curve::Bezier(c) => bezier(c, u),
+        Curve::SpineBezier(c) => spine_bezier(c, u),
     };
     std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
 }
@@ -250,12 +288,7 @@ impl Skeleton2D {
         for (name, clip) in &data.clips {
             let mut channels = Vec::new();
             for (b, t) in &clip.bones {
-                for (first, width, keys) in [
-                    (ROTATION, 1, &t.rotate),
-                    (X, 2, &t.translate),
-                    (SCALE_X, 2, &t.scale),
-                    (SHEAR_X, 2, &t.shear),
-                ] {
+                for (_, first, width, keys) in t.all() {
                     if !keys.is_empty() {
                         channels.push(Channel {
                             bone: bone(b),

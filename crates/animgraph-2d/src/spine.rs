@@ -1,15 +1,20 @@
 //! Importing Spine JSON 4.0 to 4.2 (the subset a graph-driven character needs).
 //!
-//! Read: bones, slots (colour), region attachments of the default skin, IK constraints, events,
-//! and animations with rotate / translate / scale / shear / attachment / rgba / drawOrder /
-//! event / IK timelines, linear, stepped or bezier. Anything else (meshes, other skins, paths,
-//! transform constraints, ...) is listed in the warnings.
+//! Read: bones, slots (colour), region attachments of the default skin, IK constraints (in their
+//! `order`), events, and animations with rotate / translate / scale / shear (and 4.1+'s single
+//! channels translatex ... sheary) / attachment / rgba / drawOrder / event / IK timelines,
+//! linear, stepped or bezier. Anything else (meshes, other skins, paths, transform constraints,
+//! ...) is listed in the warnings.
 //!
 //! Conversions: Spine timeline values are relative to the setup pose (rotate, translate and shear
-//! add, scale multiplies) and become absolute `.mskel` keys. Spine 4 beziers are absolute control
-//! points `(time, value)` per segment; they are normalised to the segment (`.mskel` keeps one
-//! curve per key, the first channel's). Spine is y-up and `.mskel` is y-down (Godot's and the
-//! screen's), so y, rotations and shears are mirrored.
+//! add, scale multiplies) and become absolute `.mskel` keys; before a timeline's first key Spine
+//! holds the setup pose, so a timeline starting after 0 gets a stepped setup key at 0. Spine 4
+//! beziers are absolute control points `(time, value)` per segment and channel; they are
+//! normalised to the segment and kept as [`Curve::SpineBezier`] (evaluated as Spine's runtimes
+//! do). A two-channel timeline whose channels have curves of their own becomes two
+//! single-channel timelines. Spine is y-up and `.mskel` is y-down (Godot's and the screen's), so
+//! y, rotations and shears are mirrored. `tests/spine_oracle.rs` checks the result bone by bone
+//! against Spine's own runtime.
 
 use std::collections::BTreeMap;
 
@@ -37,54 +42,97 @@ fn color(hex: Option<&Json>) -> [f32; 4] {
     [byte(0), byte(2), byte(4), if s.len() >= 8 { byte(6) } else { 1.0 }]
 }
 
-/// A Spine 4 curve on a segment from (t0, v0) to (t1, v1), for the first value channel.
-fn curve(key: &Json, t0: f32, v0: f32, t1: f32, v1: f32) -> Curve {
+/// A Spine 4 curve on a segment from (t0, v0) to (t1, v1), for value channel `channel`: Spine
+/// writes four numbers per channel (`[cx1, cy1, cx2, cy2, ...]`, absolute times and values),
+/// normalised here to the segment.
+fn curve(key: &Json, channel: usize, t0: f32, v0: f32, t1: f32, v1: f32) -> Curve {
     match key.get("curve") {
         Some(Json::String(s)) if s == "stepped" => Curve::Stepped,
-        Some(Json::Array(points)) if points.len() >= 4 => {
-            let p: Vec<f32> = points.iter().take(4).map(|x| x.as_f64().unwrap_or(0.0) as f32).collect();
+        Some(Json::Array(points)) if points.len() >= 4 * (channel + 1) => {
+            let p: Vec<f32> =
+                points.iter().skip(4 * channel).take(4).map(|x| x.as_f64().unwrap_or(0.0) as f32).collect();
             let dt = t1 - t0;
             let dv = v1 - v0;
             let nx = |x: f32| if dt > 0.0 { ((x - t0) / dt).clamp(0.0, 1.0) } else { 0.0 };
             let ny = |y: f32, fallback: f32| if dv.abs() > 1e-9 { (y - v0) / dv } else { fallback };
-            Curve::Bezier([nx(p[0]), ny(p[1], 0.0), nx(p[2]), ny(p[3], 1.0)])
+            Curve::SpineBezier([nx(p[0]), ny(p[1], 0.0), nx(p[2]), ny(p[3], 1.0)])
         }
         _ => Curve::Linear,
     }
 }
 
-/// Reads a Spine timeline of `names` value fields into absolute keys via `absolute`.
-fn timeline(
-    keys: &Json,
-    names: &[&str],
-    defaults: &[f32],
-    absolute: &dyn Fn([f32; 2]) -> [f32; 2],
-) -> Vec<Key> {
+/// A Spine timeline read into `.mskel` keys.
+enum Timeline {
+    /// All channels share their curves: one timeline.
+    Joint(Vec<Key>),
+    /// Some key has a curve of its own per channel: one timeline per channel.
+    Split(Vec<Vec<Key>>),
+}
+
+/// Reads a Spine timeline of `names` value fields (defaults `defaults`, relative to the setup
+/// pose) into absolute keys via `absolute(channel, value)`. Before its first key Spine holds the
+/// setup pose, so a timeline starting after 0 gets a stepped setup key at 0.
+fn timeline(keys: &Json, names: &[&str], defaults: &[f32], absolute: &dyn Fn(usize, f32) -> f32) -> Timeline {
     let list = keys.as_array().cloned().unwrap_or_default();
-    let values: Vec<(f32, [f32; 2])> = list
-        .iter()
-        .map(|k| {
-            let mut v = [0.0; 2];
-            for (i, name) in names.iter().enumerate() {
-                v[i] = f(k.get(*name), defaults[i]);
-            }
-            (f(k.get("time"), 0.0), absolute(v))
-        })
-        .collect();
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, (time, v))| {
-            // Curves are normalised on the raw first channel (normalising is unchanged by the
-            // affine conversions to absolute, mirrored values).
-            let raw = |k: &Json| f(k.get(names[0]), defaults[0]);
-            let c = match values.get(i + 1) {
-                Some((t1, _)) => curve(&list[i], *time, raw(&list[i]), *t1, raw(&list[i + 1])),
+    let n = names.len();
+    let raw = |k: &Json, c: usize| f(k.get(names[c]), defaults[c]);
+    let time = |k: &Json| f(k.get("time"), 0.0);
+    // Per channel: (time, absolute value, curve to the next key).
+    let mut channels: Vec<Vec<(f32, f32, Curve)>> = vec![Vec::new(); n];
+    for (c, keys) in channels.iter_mut().enumerate() {
+        for (i, k) in list.iter().enumerate() {
+            let curve = match list.get(i + 1) {
+                Some(next) => curve(k, c, time(k), raw(k, c), time(next), raw(next, c)),
                 None => Curve::Linear,
             };
-            Key { time: *time, values: [v[0], v[1], 0.0, 0.0], arity: names.len() as u8, curve: c }
-        })
-        .collect()
+            keys.push((time(k), absolute(c, raw(k, c)), curve));
+        }
+        if keys.first().is_some_and(|k| k.0 > 0.0) {
+            keys.insert(0, (0.0, absolute(c, defaults[c]), Curve::Stepped));
+        }
+    }
+    let same_curves = (1..n).all(|c| channels[c].iter().zip(&channels[0]).all(|(a, b)| a.2 == b.2));
+    if same_curves {
+        let keys = (0..channels[0].len())
+            .map(|i| {
+                let mut values = [0.0; 4];
+                for (c, v) in values.iter_mut().enumerate().take(n) {
+                    *v = channels[c][i].1;
+                }
+                Key { time: channels[0][i].0, values, arity: n as u8, curve: channels[0][i].2 }
+            })
+            .collect();
+        return Timeline::Joint(keys);
+    }
+    Timeline::Split(
+        channels
+            .into_iter()
+            .map(|keys| {
+                keys.into_iter()
+                    .map(|(time, v, curve)| Key { time, values: [v, 0.0, 0.0, 0.0], arity: 1, curve })
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// Stores a two-channel Spine timeline: as one `.mskel` timeline, or as its two single channels.
+fn store(t: Timeline, joint: &mut Vec<Key>, x: &mut Vec<Key>, y: &mut Vec<Key>) {
+    match t {
+        Timeline::Joint(keys) => *joint = keys,
+        Timeline::Split(mut channels) => {
+            *y = channels.pop().unwrap_or_default();
+            *x = channels.pop().unwrap_or_default();
+        }
+    }
+}
+
+/// A one-channel timeline's keys.
+fn single(t: Timeline) -> Vec<Key> {
+    match t {
+        Timeline::Joint(keys) => keys,
+        Timeline::Split(mut channels) => channels.pop().unwrap_or_default(),
+    }
 }
 
 fn last_time(keys: &[Key]) -> f32 {
@@ -112,9 +160,11 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             .get("name")
             .and_then(Json::as_str)
             .ok_or_else(|| SpineError(format!("bones[{i}] has no name")))?;
-        if let Some(t) = b.get("transform").and_then(Json::as_str) {
+        // Spine 4.2 calls it `inherit`, 4.0 and 4.1 `transform`.
+        if let Some(t) = b.get("inherit").or_else(|| b.get("transform")).and_then(Json::as_str) {
             if t != "normal" {
-                warnings.push(format!("bone {name}: transform mode \"{t}\" is imported as normal"));
+                warnings
+                    .push(format!("bone {name}: inherit mode \"{t}\" is not supported; imported as normal"));
             }
         }
         bones.push(BoneData {
@@ -185,11 +235,10 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             }
         }
     }
-    let ik: Vec<IkData> = root
-        .get("ik")
-        .and_then(Json::as_array)
-        .cloned()
-        .unwrap_or_default()
+    // Constraints run in their `order` (Spine's update order), not in list order.
+    let mut ik_list = root.get("ik").and_then(Json::as_array).cloned().unwrap_or_default();
+    ik_list.sort_by_key(|c| c.get("order").and_then(Json::as_i64).unwrap_or(0));
+    let ik: Vec<IkData> = ik_list
         .iter()
         .map(|c| IkData {
             name: c.get("name").and_then(Json::as_str).unwrap_or("").to_string(),
@@ -227,27 +276,64 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             };
             let mut t = BoneTimelines::default();
             for (kind, keys) in timelines.as_object().cloned().unwrap_or_default() {
+                let one = |names: &[&str], defaults: &[f32], absolute: &dyn Fn(usize, f32) -> f32| {
+                    single(timeline(&keys, names, defaults, absolute))
+                };
                 match kind.as_str() {
-                    "rotate" => t.rotate = timeline(&keys, &["value"], &[0.0], &|v| [s.rotation - v[0], 0.0]),
-                    "translate" => {
-                        t.translate = timeline(&keys, &["x", "y"], &[0.0, 0.0], &|v| [s.x + v[0], s.y - v[1]])
-                    }
-                    "scale" => {
-                        t.scale = timeline(&keys, &["x", "y"], &[1.0, 1.0], &|v| {
-                            [s.scale_x * v[0], s.scale_y * v[1]]
-                        })
-                    }
-                    "shear" => {
-                        t.shear = timeline(&keys, &["x", "y"], &[0.0, 0.0], &|v| {
-                            [s.shear_x - v[0], s.shear_y - v[1]]
-                        })
-                    }
+                    "rotate" => t.rotate = one(&["value"], &[0.0], &|_, v| s.rotation - v),
+                    "translate" => store(
+                        timeline(&keys, &["x", "y"], &[0.0, 0.0], &|c, v| if c == 0 { s.x + v } else { s.y - v }),
+                        &mut t.translate,
+                        &mut t.translate_x,
+                        &mut t.translate_y,
+                    ),
+                    "scale" => store(
+                        timeline(&keys, &["x", "y"], &[1.0, 1.0], &|c, v| {
+                            if c == 0 { s.scale_x * v } else { s.scale_y * v }
+                        }),
+                        &mut t.scale,
+                        &mut t.scale_x,
+                        &mut t.scale_y,
+                    ),
+                    "shear" => store(
+                        timeline(&keys, &["x", "y"], &[0.0, 0.0], &|c, v| {
+                            if c == 0 { s.shear_x - v } else { s.shear_y - v }
+                        }),
+                        &mut t.shear,
+                        &mut t.shear_x,
+                        &mut t.shear_y,
+                    ),
+                    // Spine 4.1+ single-channel timelines.
+                    "translatex" => t.translate_x = one(&["value"], &[0.0], &|_, v| s.x + v),
+                    "translatey" => t.translate_y = one(&["value"], &[0.0], &|_, v| s.y - v),
+                    "scalex" => t.scale_x = one(&["value"], &[1.0], &|_, v| s.scale_x * v),
+                    "scaley" => t.scale_y = one(&["value"], &[1.0], &|_, v| s.scale_y * v),
+                    "shearx" => t.shear_x = one(&["value"], &[0.0], &|_, v| s.shear_x - v),
+                    "sheary" => t.shear_y = one(&["value"], &[0.0], &|_, v| s.shear_y - v),
+                    "inherit" => warnings.push(format!(
+                        "animation {clip_name}: the inherit timeline of {bone} is not supported; the bone keeps its setup inherit mode"
+                    )),
                     other => warnings.push(format!(
                         "animation {clip_name}: bone timeline {other} of {bone} is not supported"
                     )),
                 }
             }
-            for keys in [&t.rotate, &t.translate, &t.scale, &t.shear] {
+            // A channel keyed both ways (a two-channel timeline and a single one): the
+            // two-channel timeline is kept.
+            for (joint, x, y, name) in [
+                (&t.translate, &mut t.translate_x, &mut t.translate_y, "translate"),
+                (&t.scale, &mut t.scale_x, &mut t.scale_y, "scale"),
+                (&t.shear, &mut t.shear_x, &mut t.shear_y, "shear"),
+            ] {
+                if !joint.is_empty() && (!x.is_empty() || !y.is_empty()) {
+                    warnings.push(format!(
+                        "animation {clip_name}: {bone} has both a {name} timeline and single-channel ones; the single channels are skipped"
+                    ));
+                    x.clear();
+                    y.clear();
+                }
+            }
+            for (_, _, _, keys) in t.all() {
                 end = end.max(last_time(keys));
             }
             clip.bones.insert(bone, t);
@@ -258,15 +344,27 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
                 let list = keys.as_array().cloned().unwrap_or_default();
                 match kind.as_str() {
                     "attachment" => {
+                        let mut skipped = std::collections::BTreeSet::new();
                         t.attachment = list
                             .iter()
                             .map(|k| {
-                                (
-                                    f(k.get("time"), 0.0),
-                                    k.get("name").and_then(Json::as_str).map(str::to_string),
-                                )
+                                let mut name = k.get("name").and_then(Json::as_str).map(str::to_string);
+                                // A key naming an attachment that was not imported (a mesh, or
+                                // one of another skin) shows nothing then, with one warning.
+                                if let Some(n) = &name {
+                                    if !kept.contains(&(slot.as_str(), n.as_str())) {
+                                        skipped.insert(n.clone());
+                                        name = None;
+                                    }
+                                }
+                                (f(k.get("time"), 0.0), name)
                             })
-                            .collect()
+                            .collect();
+                        for n in skipped {
+                            warnings.push(format!(
+                                "animation {clip_name}: slot {slot} keys attachment {n}, which was not imported; the slot shows nothing while it is keyed"
+                            ));
+                        }
                     }
                     "rgba" => {
                         t.color = list
@@ -279,6 +377,7 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
                                     (Some(Json::String(s)), _) if s == "stepped" => Curve::Stepped,
                                     (Some(Json::Array(_)), Some(n)) => curve(
                                         k,
+                                        0,
                                         f(k.get("time"), 0.0),
                                         c[0],
                                         f(list[i + 1].get("time"), 0.0),

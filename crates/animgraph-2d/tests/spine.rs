@@ -28,7 +28,7 @@ fn timelines_become_absolute_mirrored_keys() {
     let rotations: Vec<f32> = hip.rotate.iter().map(|k| k.values[0]).collect();
     assert_eq!(rotations, [-100.0, -80.0, -100.0]);
     // Spine's absolute bezier (0.25, 10) (0.75, -10) on 0 s..1 s, 10..-10 becomes normalised.
-    assert_eq!(hip.rotate[0].curve, Curve::Bezier([0.25, 0.0, 0.75, 1.0]));
+    assert_eq!(hip.rotate[0].curve, Curve::SpineBezier([0.25, 0.0, 0.75, 1.0]));
     assert_eq!(hip.rotate[1].curve, Curve::Linear);
     assert_eq!(&hip.translate[0].values[..2], &[5.0, -53.0]);
     assert_eq!(hip.translate[0].curve, Curve::Stepped);

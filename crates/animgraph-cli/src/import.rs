@@ -38,11 +38,17 @@ fn fail(message: String) -> ExitCode {
 }
 
 pub fn run(args: &Args) -> ExitCode {
+    let extension = args.input.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if extension == "skel" {
+        return fail(format!(
+            "{}: binary Spine exports (.skel) are not supported; export JSON from Spine (Export > JSON) and import the .json",
+            args.input.display()
+        ));
+    }
     let text = match animgraph_runtime::files::read_text(&args.input, 256 << 20) {
         Ok(t) => t,
         Err(e) => return fail(format!("cannot read {}: {e}", args.input.display())),
     };
-    let extension = args.input.extension().and_then(|e| e.to_str()).unwrap_or("");
     let (mut data, warnings): (Skeleton2DData, Vec<String>) = match extension {
         "tscn" => match godot::import_scene(&text) {
             Ok(imported) => (imported.data, imported.warnings),

@@ -202,6 +202,19 @@ fn importing_an_unknown_format_is_a_clear_error() {
         text.contains("cannot import .mres files; use a Godot 4 scene (.tscn) or Spine 4.0-4.2 JSON (.json)"),
         "{text}"
     );
+    // A binary Spine export says what to do instead (it used to fail with "stream did not
+    // contain valid UTF-8").
+    let dir = std::env::temp_dir().join(format!("animgraph-skel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let skel = dir.join("hero.skel");
+    std::fs::write(&skel, [0x9fu8, 0x00, 0xff, 0x42, 0x01]).unwrap();
+    let (code, text) = animgraph(&["import", skel.to_str().unwrap(), "-o", "/tmp/never.mskel"]);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("hero.skel: binary Spine exports (.skel) are not supported; export JSON"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

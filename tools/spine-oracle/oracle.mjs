@@ -1,0 +1,70 @@
+// Reference poses from Spine's official runtime (@esotericsoftware/spine-core), for tests only.
+//
+//   cd tools/spine-oracle && npm ci && node oracle.mjs ../../crates/animgraph-2d/tests/spine/oracle
+//
+// For every `NAME.json` Spine export in the folder (not `*.expected.json`), writes
+// `NAME.expected.json`: for each animation, at 21 evenly spaced times over its duration (and at
+// the times listed in the export's `"oracleTimes"` top-level field, if any), every bone's world
+// transform `[worldX, worldY, a, b, c, d]` (Spine's y-up space) after
+//
+//   skeleton.setToSetupPose(); animation.apply(skeleton, t, t, false, [], 1, setup, mixIn);
+//   skeleton.updateWorldTransform(Physics.none)
+//
+// which is what playing one clip alone at full weight means. No atlas is needed: attachments are
+// created without texture regions (poses do not depend on them).
+import * as spine from "@esotericsoftware/spine-core";
+import fs from "node:fs";
+import path from "node:path";
+
+class NoAtlas {
+  newRegionAttachment(skin, name, p) { return new spine.RegionAttachment(name, p); }
+  newMeshAttachment(skin, name, p) { return new spine.MeshAttachment(name, p); }
+  newBoundingBoxAttachment(skin, name) { return new spine.BoundingBoxAttachment(name); }
+  newPathAttachment(skin, name) { return new spine.PathAttachment(name); }
+  newPointAttachment(skin, name) { return new spine.PointAttachment(name); }
+  newClippingAttachment(skin, name) { return new spine.ClippingAttachment(name); }
+}
+
+const version = JSON.parse(
+  fs.readFileSync(new URL("./node_modules/@esotericsoftware/spine-core/package.json", import.meta.url), "utf8"),
+).version;
+const round = (v) => Math.round(v * 1e6) / 1e6;
+
+function poses(text) {
+  const json = JSON.parse(text);
+  const data = new spine.SkeletonJson(new NoAtlas()).readSkeletonData(json);
+  const skeleton = new spine.Skeleton(data);
+  const out = [];
+  for (const animation of data.animations) {
+    const times = new Set();
+    for (let i = 0; i <= 20; i++) times.add(round((animation.duration * i) / 20));
+    for (const t of json.oracleTimes ?? []) times.add(t);
+    for (const time of [...times].sort((a, b) => a - b)) {
+      // The time as an f32, as the runtime stores key times and as our player passes time (a
+      // double 0.4 is below the f32 key time 0.4 and would read the previous key).
+      const t = Math.fround(time);
+      skeleton.setToSetupPose();
+      animation.apply(skeleton, t, t, false, [], 1, spine.MixBlend.setup, spine.MixDirection.mixIn);
+      skeleton.updateWorldTransform(spine.Physics.none);
+      const bones = {};
+      for (const b of skeleton.bones) {
+        bones[b.data.name] = [b.worldX, b.worldY, b.a, b.b, b.c, b.d].map(round);
+      }
+      out.push({ animation: animation.name, time, bones });
+    }
+  }
+  return { runtime: `@esotericsoftware/spine-core ${version}`, poses: out };
+}
+
+const folder = process.argv[2];
+if (!folder) {
+  console.error("usage: node oracle.mjs FOLDER (Spine JSON fixtures; writes NAME.expected.json beside each)");
+  process.exit(2);
+}
+for (const file of fs.readdirSync(folder).sort()) {
+  if (!file.endsWith(".json") || file.endsWith(".expected.json")) continue;
+  const result = poses(fs.readFileSync(path.join(folder, file), "utf8"));
+  const target = path.join(folder, file.replace(/\.json$/, ".expected.json"));
+  fs.writeFileSync(target, JSON.stringify(result) + "\n");
+  console.log(`${file}: ${result.poses.length} poses -> ${path.basename(target)}`);
+}
