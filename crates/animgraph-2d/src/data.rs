@@ -220,6 +220,44 @@ pub struct BoneData {
     /// Drawn length (overlay, one-bone IK).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub length: f32,
+    /// What the bone takes from its parent (Spine's inherit modes; `normal` when omitted).
+    #[serde(default, skip_serializing_if = "Inherit::is_normal")]
+    pub inherit: Inherit,
+}
+
+/// What a bone's world transform takes from its parent's (Spine's modes, same names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Inherit {
+    /// Everything: translation, rotation, scale, shear, reflection.
+    #[default]
+    Normal,
+    /// The parent's translation only.
+    OnlyTranslation,
+    /// All but the parent's rotation and reflection.
+    NoRotationOrReflection,
+    /// All but the parent's scale (reflection kept).
+    NoScale,
+    /// All but the parent's scale and reflection.
+    NoScaleOrReflection,
+}
+
+impl Inherit {
+    fn is_normal(&self) -> bool {
+        *self == Inherit::Normal
+    }
+
+    /// Spine's name (`onlyTranslation`, ...).
+    pub fn parse(name: &str) -> Option<Inherit> {
+        Some(match name {
+            "normal" => Inherit::Normal,
+            "onlyTranslation" => Inherit::OnlyTranslation,
+            "noRotationOrReflection" => Inherit::NoRotationOrReflection,
+            "noScale" => Inherit::NoScale,
+            "noScaleOrReflection" => Inherit::NoScaleOrReflection,
+            _ => return None,
+        })
+    }
 }
 
 /// A slot: a place on a bone where one attachment is drawn; list order is the setup draw order.

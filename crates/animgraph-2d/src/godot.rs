@@ -534,6 +534,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
             shear_x: 0.0,
             shear_y: 0.0,
             length: node.property("length").and_then(Value::number).unwrap_or(0.0) as f32,
+            inherit: Default::default(),
         });
         bone_paths.push(path);
     }

@@ -4,7 +4,7 @@ use animgraph_runtime::core::ClipNames;
 
 use glam::{Affine2, Mat2, Vec2};
 
-use crate::data::{AttachmentKind, Curve, IkKey, Key, Skeleton2DData, SkeletonError};
+use crate::data::{AttachmentKind, Curve, IkKey, Inherit, Key, Skeleton2DData, SkeletonError};
 
 /// Transform channels of a bone, in pose-array order.
 pub const X: usize = 0;
@@ -58,6 +58,68 @@ pub fn local_transform(x: f32, y: f32, rotation: f32, sx: f32, sy: f32, shx: f32
         Mat2::from_cols(Vec2::new(rx.cos() * sx, rx.sin() * sx), Vec2::new(ry.cos() * sy, ry.sin() * sy)),
         Vec2::new(x, y),
     )
+}
+
+/// A bone's world transform under an inherit mode other than normal, computed as Spine's
+/// `Bone.updateWorldTransformWith` does, in Spine's y-up space (our y-down space is its mirror:
+/// a world matrix `[[a, -b], [-c, d]]` here is Spine's `[[a, b], [c, d]]`).
+fn inherit_world(parent: Affine2, mode: Inherit, local: Vec2, c: &[Vec<f32>; CHANNELS], b: usize) -> Affine2 {
+    let translation = parent.transform_point2(local);
+    let m = parent.matrix2;
+    // The parent in Spine's space.
+    let (mut pa, mut pb, mut pc, mut pd) = (m.x_axis.x, -m.y_axis.x, -m.x_axis.y, m.y_axis.y);
+    // The bone's local values in Spine's space.
+    let (rotation, shear_x, shear_y) = (-c[ROTATION][b], -c[SHEAR_X][b], -c[SHEAR_Y][b]);
+    let (scale_x, scale_y) = (c[SCALE_X][b], c[SCALE_Y][b]);
+    let (a, bb, cc, d) = match mode {
+        Inherit::Normal | Inherit::OnlyTranslation => {
+            let rx = (rotation + shear_x).to_radians();
+            let ry = (rotation + 90.0 + shear_y).to_radians();
+            (rx.cos() * scale_x, ry.cos() * scale_y, rx.sin() * scale_x, ry.sin() * scale_y)
+        }
+        Inherit::NoRotationOrReflection => {
+            let mut s = pa * pa + pc * pc;
+            let prx;
+            if s > 0.0001 {
+                s = (pa * pd - pb * pc).abs() / s;
+                pb = pc * s;
+                pd = pa * s;
+                prx = pc.atan2(pa).to_degrees();
+            } else {
+                pa = 0.0;
+                pc = 0.0;
+                prx = 90.0 - pd.atan2(pb).to_degrees();
+            }
+            let rx = (rotation + shear_x - prx).to_radians();
+            let ry = (rotation + shear_y - prx + 90.0).to_radians();
+            let (la, lb) = (rx.cos() * scale_x, ry.cos() * scale_y);
+            let (lc, ld) = (rx.sin() * scale_x, ry.sin() * scale_y);
+            (pa * la - pb * lc, pa * lb - pb * ld, pc * la + pd * lc, pc * lb + pd * ld)
+        }
+        Inherit::NoScale | Inherit::NoScaleOrReflection => {
+            let r = rotation.to_radians();
+            let (sin, cos) = r.sin_cos();
+            let mut za = pa * cos + pb * sin;
+            let mut zc = pc * cos + pd * sin;
+            let mut s = (za * za + zc * zc).sqrt();
+            if s > 0.00001 {
+                s = 1.0 / s;
+            }
+            za *= s;
+            zc *= s;
+            s = (za * za + zc * zc).sqrt();
+            if mode == Inherit::NoScale && pa * pd - pb * pc < 0.0 {
+                s = -s;
+            }
+            let r = std::f32::consts::FRAC_PI_2 + zc.atan2(za);
+            let (zb, zd) = (r.cos() * s, r.sin() * s);
+            let (shx, shy) = (shear_x.to_radians(), (90.0 + shear_y).to_radians());
+            let (la, lb) = (shx.cos() * scale_x, shy.cos() * scale_y);
+            let (lc, ld) = (shx.sin() * scale_x, shy.sin() * scale_y);
+            (za * la + zb * lc, za * lb + zb * ld, zc * la + zd * lc, zc * lb + zd * ld)
+        }
+    };
+    Affine2::from_mat2_translation(Mat2::from_cols(Vec2::new(a, -cc), Vec2::new(-bb, d)), translation)
 }
 
 /// A compiled bone timeline.
@@ -116,6 +178,8 @@ pub struct Skeleton2D {
     pub data: Skeleton2DData,
     /// Parent of each bone.
     pub parents: Vec<Option<u16>>,
+    /// Per bone: what it inherits from its parent.
+    pub inherit: Vec<Inherit>,
     /// Bone of each slot.
     pub slot_bones: Vec<u16>,
     /// Attachments, slots resolved.
@@ -251,6 +315,7 @@ impl Skeleton2D {
         let attachment =
             |slot_name: &str, name: &str| *attachments_by_name.get(&(slot_name, name)).expect("validated");
         let parents: Vec<Option<u16>> = data.bones.iter().map(|b| b.parent.as_deref().map(bone)).collect();
+        let inherit: Vec<Inherit> = data.bones.iter().map(|b| b.inherit).collect();
         let slot_bones: Vec<u16> = data.slots.iter().map(|s| bone(&s.bone)).collect();
         let attachments = data
             .attachments
@@ -354,7 +419,7 @@ impl Skeleton2D {
             .map(|ik| BoundIk { bones: ik.bones.iter().map(|b| bone(b)).collect(), target: bone(&ik.target) })
             .collect();
         let mut skeleton =
-            Skeleton2D { data, parents, slot_bones, attachments, setup, clips, clip_names, ik };
+            Skeleton2D { data, parents, inherit, slot_bones, attachments, setup, clips, clip_names, ik };
         let mut setup = skeleton.setup.clone();
         skeleton.update_world(&mut setup);
         skeleton.setup = setup;
@@ -406,9 +471,10 @@ impl Skeleton2D {
             c[SHEAR_X][b],
             c[SHEAR_Y][b],
         );
-        pose.world[b] = match self.parents[b] {
-            Some(p) => pose.world[p as usize] * local,
-            None => local,
+        pose.world[b] = match (self.parents[b], self.inherit[b]) {
+            (Some(p), Inherit::Normal) => pose.world[p as usize] * local,
+            (Some(p), mode) => inherit_world(pose.world[p as usize], mode, local.translation, c, b),
+            (None, _) => local,
         };
     }
 

@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 use serde_json::Value as Json;
 
 use crate::data::{
-    AttachmentData, AttachmentKind, BoneData, BoneTimelines, ClipData, Curve, IkData, Key, Skeleton2DData,
-    SlotData, SlotTimelines,
+    AttachmentData, AttachmentKind, BoneData, BoneTimelines, ClipData, Curve, IkData, Inherit, Key,
+    Skeleton2DData, SlotData, SlotTimelines,
 };
 use crate::godot::Imported;
 
@@ -161,10 +161,13 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             .and_then(Json::as_str)
             .ok_or_else(|| SpineError(format!("bones[{i}] has no name")))?;
         // Spine 4.2 calls it `inherit`, 4.0 and 4.1 `transform`.
+        let mut inherit = Inherit::Normal;
         if let Some(t) = b.get("inherit").or_else(|| b.get("transform")).and_then(Json::as_str) {
-            if t != "normal" {
-                warnings
-                    .push(format!("bone {name}: inherit mode \"{t}\" is not supported; imported as normal"));
+            match Inherit::parse(t) {
+                Some(mode) => inherit = mode,
+                None => {
+                    warnings.push(format!("bone {name}: unknown inherit mode \"{t}\"; imported as normal"))
+                }
             }
         }
         bones.push(BoneData {
@@ -178,6 +181,7 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             shear_x: -f(b.get("shearX"), 0.0),
             shear_y: -f(b.get("shearY"), 0.0),
             length: f(b.get("length"), 0.0),
+            inherit,
         });
     }
     let slots: Vec<SlotData> = root

@@ -30,6 +30,7 @@ fn rig_data() -> Skeleton2DData {
         shear_x: 0.0,
         shear_y: 0.0,
         length: 4.0,
+        inherit: Default::default(),
     };
     let mut data = Skeleton2DData { bones: bones.iter().map(bone).collect(), ..Default::default() };
     for clip in clips {
@@ -202,6 +203,7 @@ fn one_and_two_bone_ik_reach_the_target() {
         shear_x: 0.0,
         shear_y: 0.0,
         length: 1.0,
+        inherit: Default::default(),
     });
     data.bones[2].length = 6.0; // hand
     data.ik.push(animgraph_2d::data::IkData {

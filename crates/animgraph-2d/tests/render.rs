@@ -96,6 +96,7 @@ fn slot_colours_tint_and_fade_what_they_draw() {
         shear_x: 0.0,
         shear_y: 0.0,
         length: 1.0,
+        inherit: Default::default(),
     };
     let data = Skeleton2DData {
         bones: vec![bone],

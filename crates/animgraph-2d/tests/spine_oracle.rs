@@ -86,3 +86,8 @@ fn split_timelines_match_spine() {
 fn ik_constraints_run_in_their_order() {
     check("ik-order");
 }
+
+#[test]
+fn every_inherit_mode_matches_spine() {
+    check("inherit");
+}
