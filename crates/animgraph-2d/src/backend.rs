@@ -305,10 +305,8 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         pose.draw_order.copy_from_slice(order);
                     }
                     for (constraint, keys) in &clip.ik {
-                        let n = keys.partition_point(|k| k.0 <= sample.time);
-                        if n > 0 {
-                            let (_, mix, bend) = keys[n - 1];
-                            pose.ik[*constraint as usize] = (mix, bend);
+                        if let Some(state) = crate::skeleton::sample_ik(keys, sample.time) {
+                            pose.ik[*constraint as usize] = state;
                         }
                     }
                 }

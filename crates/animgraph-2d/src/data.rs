@@ -344,6 +344,18 @@ pub struct IkData {
     /// 0..1: how much IK wins over the animated pose.
     #[serde(default = "one")]
     pub mix: f32,
+    /// Two-bone chains: the distance from full reach over which the chain slows down.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub softness: f32,
+    /// One-bone: scale the bone down to reach a target closer than its length.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub compress: bool,
+    /// Scale the bone (a chain's parent) up to reach a target out of reach.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stretch: bool,
+    /// With compress or stretch: scale y as well as x.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uniform: bool,
 }
 
 /// A bone's timelines in a clip.
@@ -415,8 +427,128 @@ pub struct SlotTimelines {
     pub color: Vec<Key>,
 }
 
-/// An IK key: `[t, mix, bendPositive]` (mix interpolates linearly, bend steps).
-pub type IkKey = (f32, f32, bool);
+/// An IK key. Written `[t, mix, bendPositive]` when it has only those (mix linear to the next
+/// key), else as an object `{"time", "mix", "softness", "bendPositive", "compress", "stretch",
+/// "curve", "softnessCurve"}`. Mix and softness interpolate by their curves; bend, compress and
+/// stretch step (Spine's IK timeline).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IkKey {
+    /// Seconds.
+    pub time: f32,
+    /// 0..1: how much IK wins over the animated pose.
+    pub mix: f32,
+    /// Two-bone chains: the distance from full reach over which the chain slows down.
+    pub softness: f32,
+    /// Bend direction of a two-bone chain.
+    pub bend_positive: bool,
+    /// One-bone: scale the bone down to reach a target closer than its length.
+    pub compress: bool,
+    /// Scale the bone (the parent of a chain) up to reach a target out of reach.
+    pub stretch: bool,
+    /// Mix's curve to the next key.
+    pub curve: Curve,
+    /// Softness's curve to the next key.
+    pub softness_curve: Curve,
+}
+
+impl IkKey {
+    /// A key with only a mix and a bend direction (linear).
+    pub fn new(time: f32, mix: f32, bend_positive: bool) -> Self {
+        IkKey {
+            time,
+            mix,
+            softness: 0.0,
+            bend_positive,
+            compress: false,
+            stretch: false,
+            curve: Curve::Linear,
+            softness_curve: Curve::Linear,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct IkKeyObject {
+    time: f32,
+    #[serde(default = "one")]
+    mix: f32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    softness: f32,
+    #[serde(default = "yes")]
+    bend_positive: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    compress: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    stretch: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    curve: Option<Json>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    softness_curve: Option<Json>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum IkKeyForm {
+    Short(f32, f32, bool),
+    Full(IkKeyObject),
+}
+
+fn curve_from_json(c: Option<Json>) -> Result<Curve, String> {
+    let Some(c) = c else { return Ok(Curve::Linear) };
+    // A curve is what a key's last element may be: reuse the key reader on `[0, 0, curve]`.
+    Key::try_from(vec![Json::from(0), Json::from(0), c]).map(|k| k.curve)
+}
+
+fn curve_to_json(c: Curve) -> Option<Json> {
+    if c == Curve::Linear {
+        return None;
+    }
+    let items: Vec<Json> = Key { time: 0.0, values: [0.0; 4], arity: 1, curve: c }.into();
+    items.into_iter().nth(2)
+}
+
+impl Serialize for IkKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let plain = self.softness == 0.0
+            && !self.compress
+            && !self.stretch
+            && self.curve == Curve::Linear
+            && self.softness_curve == Curve::Linear;
+        if plain {
+            return IkKeyForm::Short(self.time, self.mix, self.bend_positive).serialize(s);
+        }
+        IkKeyForm::Full(IkKeyObject {
+            time: self.time,
+            mix: self.mix,
+            softness: self.softness,
+            bend_positive: self.bend_positive,
+            compress: self.compress,
+            stretch: self.stretch,
+            curve: curve_to_json(self.curve),
+            softness_curve: curve_to_json(self.softness_curve),
+        })
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for IkKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match IkKeyForm::deserialize(d)? {
+            IkKeyForm::Short(time, mix, bend) => Ok(IkKey::new(time, mix, bend)),
+            IkKeyForm::Full(o) => Ok(IkKey {
+                time: o.time,
+                mix: o.mix,
+                softness: o.softness,
+                bend_positive: o.bend_positive,
+                compress: o.compress,
+                stretch: o.stretch,
+                curve: curve_from_json(o.curve).map_err(serde::de::Error::custom)?,
+                softness_curve: curve_from_json(o.softness_curve).map_err(serde::de::Error::custom)?,
+            }),
+        }
+    }
+}
 
 /// A clip: a duration and timelines.
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
@@ -878,8 +1010,9 @@ impl Skeleton2DData {
                 if !self.ik.iter().any(|ik| &ik.name == c) {
                     issue(issues_ref, at(&format!(".ik.{c}")), format!("no IK constraint \"{c}\""));
                 }
-                for (k, (time, mix, _)) in ks.iter().enumerate() {
-                    if !time.is_finite() || !mix.is_finite() || (k > 0 && *time < ks[k - 1].0) {
+                for (k, key) in ks.iter().enumerate() {
+                    let numbers = [key.time, key.mix, key.softness];
+                    if !finite(&numbers) || (k > 0 && key.time < ks[k - 1].time) {
                         issue(
                             issues_ref,
                             at(&format!(".ik.{c}[{k}]")),

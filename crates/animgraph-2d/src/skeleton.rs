@@ -35,10 +35,49 @@ pub struct Pose {
     pub attachments: Vec<Option<u16>>,
     /// Slot indices, back to front.
     pub draw_order: Vec<u16>,
-    /// Per IK constraint: mix and bend direction.
-    pub ik: Vec<(f32, bool)>,
+    /// Per IK constraint: its mix, softness and switches now.
+    pub ik: Vec<IkPose>,
     /// Per bone world transform (after IK).
     pub world: Vec<Affine2>,
+}
+
+/// An IK constraint's values in a pose (setup, or keyed by the playing clip).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IkPose {
+    /// 0..1: how much IK wins over the animated pose (0: the constraint is off).
+    pub mix: f32,
+    /// Two-bone chains: the distance from full reach over which the chain slows down.
+    pub softness: f32,
+    /// Bend direction of a two-bone chain (in this y-down space).
+    pub bend_positive: bool,
+    /// One-bone: scale down to reach a closer target.
+    pub compress: bool,
+    /// Scale up to reach a target out of reach.
+    pub stretch: bool,
+}
+
+/// A bone's applied local values and world transform as Spine's runtime sees them (y-up).
+#[derive(Clone, Copy)]
+struct SpineBone {
+    x: f64,
+    y: f64,
+    rotation: f64,
+    scale_x: f64,
+    scale_y: f64,
+    shear_x: f64,
+    shear_y: f64,
+    a: f64,
+    b: f64,
+    c: f64,
+    d: f64,
+    world_x: f64,
+    world_y: f64,
+}
+
+/// Spine's world matrix and position of one of our (mirrored) world transforms.
+fn spine_world(w: Affine2) -> (f64, f64, f64, f64, f64, f64) {
+    let (m, t) = (w.matrix2.as_dmat2(), w.translation.as_dvec2());
+    (m.x_axis.x, -m.y_axis.x, -m.x_axis.y, m.y_axis.y, t.x, -t.y)
 }
 
 /// The local transform of bone channels (Spine's convention: shear x tilts the x axis, shear y
@@ -283,6 +322,35 @@ pub fn sample_keys(keys: &[Key], t: f32) -> [f32; 4] {
     std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
 }
 
+/// An IK timeline at time `t` (Spine's): `None` before its first key (the setup values hold);
+/// mix and softness by their curves between keys, bend, compress and stretch from the earlier
+/// key.
+pub fn sample_ik(keys: &[IkKey], t: f32) -> Option<IkPose> {
+    let n = keys.partition_point(|k| k.time <= t);
+    if n == 0 {
+        return None;
+    }
+    let a = &keys[n - 1];
+    let (mut mix, mut softness) = (a.mix, a.softness);
+    if let Some(b) = keys.get(n) {
+        let span = b.time - a.time;
+        let u = if span > 0.0 { (t - a.time) / span } else { 1.0 };
+        let along = |curve: Curve| match curve {
+            Curve::Linear => Some(u),
+            Curve::Stepped => None,
+            Curve::Bezier(c) => Some(bezier(c, u)),
+            Curve::SpineBezier(c) => Some(spine_bezier(c, u)),
+        };
+        if let Some(f) = along(a.curve) {
+            mix += (b.mix - a.mix) * f;
+        }
+        if let Some(f) = along(a.softness_curve) {
+            softness += (b.softness - a.softness) * f;
+        }
+    }
+    Some(IkPose { mix, softness, bend_positive: a.bend_positive, compress: a.compress, stretch: a.stretch })
+}
+
 /// The entry of a stepped list in effect at `t` (the last with time <= t).
 pub(crate) fn stepped<T>(list: &[(f32, T)], t: f32) -> Option<&T> {
     let n = list.partition_point(|(time, _)| *time <= t);
@@ -345,7 +413,17 @@ impl Skeleton2D {
                 .map(|s| s.attachment.as_deref().map(|a| attachment(&s.name, a)))
                 .collect(),
             draw_order: (0..data.slots.len() as u16).collect(),
-            ik: data.ik.iter().map(|ik| (ik.mix, ik.bend_positive)).collect(),
+            ik: data
+                .ik
+                .iter()
+                .map(|ik| IkPose {
+                    mix: ik.mix,
+                    softness: ik.softness,
+                    bend_positive: ik.bend_positive,
+                    compress: ik.compress,
+                    stretch: ik.stretch,
+                })
+                .collect(),
             world: vec![Affine2::IDENTITY; n],
         };
         let mut clips = Vec::new();
@@ -420,9 +498,12 @@ impl Skeleton2D {
             .collect();
         let mut skeleton =
             Skeleton2D { data, parents, inherit, slot_bones, attachments, setup, clips, clip_names, ik };
+        // The setup pose's world transforms include its constraints; its channels stay the
+        // authored setup values (constraints write the applied values of a pose, which must not
+        // become the next pose's starting point).
         let mut setup = skeleton.setup.clone();
         skeleton.update_world(&mut setup);
-        skeleton.setup = setup;
+        skeleton.setup.world = setup.world;
         Ok(skeleton)
     }
 
@@ -452,10 +533,9 @@ impl Skeleton2D {
         for b in 0..self.parents.len() {
             self.update_bone(pose, b);
         }
-        for (i, ik) in self.ik.iter().enumerate() {
-            let (mix, bend) = pose.ik[i];
-            if mix > 0.0 {
-                self.apply_ik(pose, ik, mix, bend);
+        for i in 0..self.ik.len() {
+            if pose.ik[i].mix != 0.0 {
+                self.apply_ik(pose, i);
             }
         }
     }
@@ -493,62 +573,332 @@ impl Skeleton2D {
         }
     }
 
-    /// Points bone `b` at `target` (one-bone IK), `mix` of the way.
-    fn aim(&self, pose: &mut Pose, b: usize, target: Vec2, mix: f32) {
-        let parent = self.parents[b].map_or(Affine2::IDENTITY, |p| pose.world[p as usize]);
-        let local_target = parent.inverse().transform_point2(target);
-        let origin = Vec2::new(pose.channels[X][b], pose.channels[Y][b]);
-        let d = local_target - origin;
-        if d.length_squared() > 1e-12 {
-            let want = d.y.atan2(d.x).to_degrees() - pose.channels[SHEAR_X][b];
-            let now = pose.channels[ROTATION][b];
-            pose.channels[ROTATION][b] = now + shortest(want - now) * mix;
-            self.update_descendants(pose, b);
+    /// Bone `b` as Spine sees it.
+    fn spine_bone(&self, pose: &Pose, b: usize) -> SpineBone {
+        let c = &pose.channels;
+        let (a, bb, cc, d, world_x, world_y) = spine_world(pose.world[b]);
+        let v = |channel: usize| f64::from(c[channel][b]);
+        SpineBone {
+            x: v(X),
+            y: -v(Y),
+            rotation: -v(ROTATION),
+            scale_x: v(SCALE_X),
+            scale_y: v(SCALE_Y),
+            shear_x: -v(SHEAR_X),
+            shear_y: -v(SHEAR_Y),
+            a,
+            b: bb,
+            c: cc,
+            d,
+            world_x,
+            world_y,
         }
     }
 
-    /// One-bone IK points the bone at the target; two-bone IK bends parent and child (law of
-    /// cosines) so the child's tip... the child's origin chain reaches the target, bending to the
-    /// side `bend_positive` says. `mix` blends rotations with the animated pose.
-    fn apply_ik(&self, pose: &mut Pose, ik: &BoundIk, mix: f32, bend_positive: bool) {
-        let target = pose.world[ik.target as usize].translation;
-        let parent_world =
-            |pose: &Pose, b: usize| self.parents[b].map_or(Affine2::IDENTITY, |p| pose.world[p as usize]);
+    /// The world of `b`'s parent as Spine sees it (identity for a root).
+    fn spine_parent(&self, pose: &Pose, b: usize) -> (f64, f64, f64, f64, f64, f64) {
+        self.parents[b].map_or((1.0, 0.0, 0.0, 1.0, 0.0, 0.0), |p| spine_world(pose.world[p as usize]))
+    }
+
+    /// Spine's `updateWorldTransformWith`: sets bone `b`'s local values (Spine's space) and
+    /// recomputes its world transform.
+    #[allow(clippy::too_many_arguments)]
+    fn set_local(
+        &self,
+        pose: &mut Pose,
+        b: usize,
+        x: f64,
+        y: f64,
+        rotation: f64,
+        sx: f64,
+        sy: f64,
+        shx: f64,
+        shy: f64,
+    ) {
+        let c = &mut pose.channels;
+        (c[X][b], c[Y][b], c[ROTATION][b]) = (x as f32, -y as f32, -rotation as f32);
+        (c[SCALE_X][b], c[SCALE_Y][b]) = (sx as f32, sy as f32);
+        (c[SHEAR_X][b], c[SHEAR_Y][b]) = (-shx as f32, -shy as f32);
+        self.update_bone(pose, b);
+    }
+
+    /// Spine's one-bone IK (`IkConstraint.apply1`), in Spine's space: points the bone at the
+    /// target, `alpha` of the way, and with compress or stretch scales it to reach.
+    #[allow(clippy::too_many_arguments)]
+    fn ik1(
+        &self,
+        pose: &mut Pose,
+        b: usize,
+        target: (f64, f64),
+        compress: bool,
+        stretch: bool,
+        uniform: bool,
+        alpha: f64,
+    ) {
+        let bone = self.spine_bone(pose, b);
+        let (pa, mut pb, pc, mut pd, pwx, pwy) = self.spine_parent(pose, b);
+        let inherit = self.inherit[b];
+        let mut rotation_ik = -bone.shear_x - bone.rotation;
+        let (mut tx, mut ty);
+        if inherit == Inherit::OnlyTranslation {
+            tx = target.0 - bone.world_x;
+            ty = target.1 - bone.world_y;
+        } else {
+            if inherit == Inherit::NoRotationOrReflection {
+                let s = (pa * pd - pb * pc).abs() / (pa * pa + pc * pc).max(0.0001);
+                let (sa, sc) = (pa, pc);
+                pb = -sc * s;
+                pd = sa * s;
+                rotation_ik += sc.atan2(sa).to_degrees();
+            }
+            let (x, y) = (target.0 - pwx, target.1 - pwy);
+            let d = pa * pd - pb * pc;
+            if d.abs() <= 0.0001 {
+                (tx, ty) = (0.0, 0.0);
+            } else {
+                tx = (x * pd - y * pb) / d - bone.x;
+                ty = (y * pa - x * pc) / d - bone.y;
+            }
+        }
+        rotation_ik += ty.atan2(tx).to_degrees();
+        if bone.scale_x < 0.0 {
+            rotation_ik += 180.0;
+        }
+        if rotation_ik > 180.0 {
+            rotation_ik -= 360.0;
+        } else if rotation_ik < -180.0 {
+            rotation_ik += 360.0;
+        }
+        let (mut sx, mut sy) = (bone.scale_x, bone.scale_y);
+        if compress || stretch {
+            if matches!(inherit, Inherit::NoScale | Inherit::NoScaleOrReflection) {
+                tx = target.0 - bone.world_x;
+                ty = target.1 - bone.world_y;
+            }
+            let length = f64::from(self.data.bones[b].length) * sx;
+            if length > 0.0001 {
+                let dd = tx * tx + ty * ty;
+                if (compress && dd < length * length) || (stretch && dd > length * length) {
+                    let s = (dd.sqrt() / length - 1.0) * alpha + 1.0;
+                    sx *= s;
+                    if uniform {
+                        sy *= s;
+                    }
+                }
+            }
+        }
+        let rotation = bone.rotation + rotation_ik * alpha;
+        self.set_local(pose, b, bone.x, bone.y, rotation, sx, sy, bone.shear_x, bone.shear_y);
+    }
+
+    /// Spine's two-bone IK (`IkConstraint.apply2`), in Spine's space: bends parent and child so
+    /// the child's tip reaches the target (softness slows the chain near full reach; stretch
+    /// scales the parent to reach further), `alpha` of the way. Chains whose bones do not
+    /// inherit normally are left alone, as Spine leaves them.
+    #[allow(clippy::too_many_arguments)]
+    fn ik2(
+        &self,
+        pose: &mut Pose,
+        p: usize,
+        ch: usize,
+        target: (f64, f64),
+        bend: f64,
+        stretch: bool,
+        uniform: bool,
+        softness: f64,
+        alpha: f64,
+    ) {
+        use std::f64::consts::PI;
+        if self.inherit[p] != Inherit::Normal || self.inherit[ch] != Inherit::Normal {
+            return;
+        }
+        let parent = self.spine_bone(pose, p);
+        let child = self.spine_bone(pose, ch);
+        let (px, py) = (parent.x, parent.y);
+        let (mut psx, mut psy) = (parent.scale_x, parent.scale_y);
+        let (mut sx, mut sy) = (psx, psy);
+        let mut csx = child.scale_x;
+        let (os1, mut s2) = if psx < 0.0 {
+            psx = -psx;
+            (180.0, -1.0)
+        } else {
+            (0.0, 1.0)
+        };
+        if psy < 0.0 {
+            psy = -psy;
+            s2 = -s2;
+        }
+        let os2 = if csx < 0.0 {
+            csx = -csx;
+            180.0
+        } else {
+            0.0
+        };
+        let (cx, cy, cwx, cwy);
+        let (mut a, mut b, mut c, mut d) = (parent.a, parent.b, parent.c, parent.d);
+        let u = (psx - psy).abs() <= 0.0001;
+        if !u || stretch {
+            cy = 0.0;
+            cx = child.x;
+            cwx = a * cx + parent.world_x;
+            cwy = c * cx + parent.world_y;
+        } else {
+            cx = child.x;
+            cy = child.y;
+            cwx = a * cx + b * cy + parent.world_x;
+            cwy = c * cx + d * cy + parent.world_y;
+        }
+        let (ppa, ppb, ppc, ppd, ppx, ppy) = self.spine_parent(pose, p);
+        (a, b, c, d) = (ppa, ppb, ppc, ppd);
+        let mut id = a * d - b * c;
+        let (mut x, mut y) = (cwx - ppx, cwy - ppy);
+        id = if id.abs() <= 0.0001 { 0.0 } else { 1.0 / id };
+        let dx = (x * d - y * b) * id - px;
+        let dy = (y * a - x * c) * id - py;
+        let l1 = (dx * dx + dy * dy).sqrt();
+        let mut l2 = f64::from(self.data.bones[ch].length) * csx;
+        if l1.is_nan() || l1 < 0.0001 {
+            self.ik1(pose, p, target, false, stretch, false, alpha);
+            self.set_local(pose, ch, cx, cy, 0.0, child.scale_x, child.scale_y, child.shear_x, child.shear_y);
+            return;
+        }
+        x = target.0 - ppx;
+        y = target.1 - ppy;
+        let mut tx = (x * d - y * b) * id - px;
+        let mut ty = (y * a - x * c) * id - py;
+        let mut dd = tx * tx + ty * ty;
+        if softness != 0.0 {
+            let softness = softness * psx * (csx + 1.0) * 0.5;
+            let td = dd.sqrt();
+            let sd = td - l1 - l2 * psx + softness;
+            if sd > 0.0 {
+                let mut q = (sd / (softness * 2.0)).min(1.0) - 1.0;
+                q = (sd - softness * (1.0 - q * q)) / td;
+                tx -= q * tx;
+                ty -= q * ty;
+                dd = tx * tx + ty * ty;
+            }
+        }
+        let (a1, a2);
+        'outer: {
+            if u {
+                l2 *= psx;
+                let mut cos = (dd - l1 * l1 - l2 * l2) / (2.0 * l1 * l2);
+                let angle;
+                if cos < -1.0 {
+                    cos = -1.0;
+                    angle = PI * bend;
+                } else if cos > 1.0 {
+                    cos = 1.0;
+                    angle = 0.0;
+                    if stretch {
+                        let s = (dd.sqrt() / (l1 + l2) - 1.0) * alpha + 1.0;
+                        sx *= s;
+                        if uniform {
+                            sy *= s;
+                        }
+                    }
+                } else {
+                    angle = cos.acos() * bend;
+                }
+                a2 = angle;
+                let aa = l1 + l2 * cos;
+                let bb = l2 * a2.sin();
+                a1 = (ty * aa - tx * bb).atan2(tx * aa + ty * bb);
+                break 'outer;
+            }
+            let aa0 = psx * l2;
+            let bb0 = psy * l2;
+            let (aa, bb, ta) = (aa0 * aa0, bb0 * bb0, ty.atan2(tx));
+            let cq = bb * l1 * l1 + aa * dd - aa * bb;
+            let (c1, c2) = (-2.0 * bb * l1, bb - aa);
+            let disc = c1 * c1 - 4.0 * c2 * cq;
+            if disc >= 0.0 {
+                let mut q = disc.sqrt();
+                if c1 < 0.0 {
+                    q = -q;
+                }
+                q = -(c1 + q) * 0.5;
+                let (r0, r1) = (q / c2, cq / q);
+                let r = if r0.abs() < r1.abs() { r0 } else { r1 };
+                let r0 = dd - r * r;
+                if r0 >= 0.0 {
+                    let y = r0.sqrt() * bend;
+                    a1 = ta - y.atan2(r);
+                    a2 = (y / psy).atan2((r - l1) / psx);
+                    break 'outer;
+                }
+            }
+            let (mut min_angle, mut min_x, mut min_y) = (PI, l1 - aa0, 0.0f64);
+            let mut min_dist = min_x * min_x;
+            let (mut max_angle, mut max_x, mut max_y) = (0.0f64, l1 + aa0, 0.0f64);
+            let mut max_dist = max_x * max_x;
+            let cc = -aa0 * l1 / (aa - bb);
+            if (-1.0..=1.0).contains(&cc) {
+                let cc = cc.acos();
+                let x = aa0 * cc.cos() + l1;
+                let y = bb0 * cc.sin();
+                let dist = x * x + y * y;
+                if dist < min_dist {
+                    (min_angle, min_dist, min_x, min_y) = (cc, dist, x, y);
+                }
+                if dist > max_dist {
+                    (max_angle, max_dist, max_x, max_y) = (cc, dist, x, y);
+                }
+            }
+            if dd <= (min_dist + max_dist) * 0.5 {
+                a1 = ta - (min_y * bend).atan2(min_x);
+                a2 = min_angle * bend;
+            } else {
+                a1 = ta - (max_y * bend).atan2(max_x);
+                a2 = max_angle * bend;
+            }
+        }
+        let os = cy.atan2(cx) * s2;
+        let wrap = |v: f64| {
+            if v > 180.0 {
+                v - 360.0
+            } else if v < -180.0 {
+                v + 360.0
+            } else {
+                v
+            }
+        };
+        let r1 = wrap((a1 - os).to_degrees() + os1 - parent.rotation);
+        self.set_local(pose, p, px, py, parent.rotation + r1 * alpha, sx, sy, 0.0, 0.0);
+        let r2 = wrap(((a2 + os).to_degrees() - child.shear_x) * s2 + os2 - child.rotation);
+        let rotation = child.rotation + r2 * alpha;
+        self.set_local(
+            pose,
+            ch,
+            cx,
+            cy,
+            rotation,
+            child.scale_x,
+            child.scale_y,
+            child.shear_x,
+            child.shear_y,
+        );
+    }
+
+    /// Applies one IK constraint as Spine's runtime does, then updates the bones below it.
+    fn apply_ik(&self, pose: &mut Pose, index: usize) {
+        let ik = &self.ik[index];
+        let state = pose.ik[index];
+        let (_, _, _, _, tx, ty) = spine_world(pose.world[ik.target as usize]);
+        let uniform = self.data.ik[index].uniform;
         match ik.bones.as_slice() {
-            [bone] => self.aim(pose, *bone as usize, target, mix),
+            [bone] => {
+                let b = *bone as usize;
+                self.ik1(pose, b, (tx, ty), state.compress, state.stretch, uniform, f64::from(state.mix));
+                self.update_descendants(pose, b);
+            }
             [upper, lower] => {
                 let (p, c) = (*upper as usize, *lower as usize);
-                let parent = parent_world(pose, p);
-                let inv = parent.inverse();
-                let t = inv.transform_point2(target);
-                let o = Vec2::new(pose.channels[X][p], pose.channels[Y][p]);
-                let child_local = Vec2::new(pose.channels[X][c], pose.channels[Y][c]);
-                // Lengths in the parent's space (scales folded in).
-                let s = Vec2::new(pose.channels[SCALE_X][p], pose.channels[SCALE_Y][p]);
-                let l1 = (child_local * s).length();
-                if l1.is_nan() || l1 <= 1e-4 {
-                    // The child sits on the parent's origin: no triangle to bend. As Spine does,
-                    // aim the parent alone and unrotate the child.
-                    pose.channels[ROTATION][c] = 0.0;
-                    self.aim(pose, p, target, mix);
-                    return;
-                }
-                let tip = self.data.bones[c].length * pose.channels[SCALE_X][c];
-                let l2 = tip.abs().max(1e-6);
-                let d = t - o;
-                // max/min, not clamp: the bounds cross when a bone has no length (or overflowed), and
-                // clamp panics on that in the hot path.
-                let dist = d.length().max((l1 - l2).abs() + 1e-6).min(l1 + l2 - 1e-6).max(1e-6);
-                let base = d.y.atan2(d.x);
-                let cos_a = ((l1 * l1 + dist * dist - l2 * l2) / (2.0 * l1 * dist)).clamp(-1.0, 1.0);
-                let cos_b = ((l1 * l1 + l2 * l2 - dist * dist) / (2.0 * l1 * l2)).clamp(-1.0, 1.0);
-                let sign = if bend_positive { 1.0 } else { -1.0 };
-                let child_angle = child_local.y.atan2(child_local.x);
-                let upper_rot = (base - sign * cos_a.acos() - child_angle).to_degrees();
-                let lower_rot = (sign * (std::f32::consts::PI - cos_b.acos()) + child_angle).to_degrees();
-                let (now_p, now_c) = (pose.channels[ROTATION][p], pose.channels[ROTATION][c]);
-                pose.channels[ROTATION][p] = now_p + shortest(upper_rot - now_p) * mix;
-                pose.channels[ROTATION][c] = now_c + shortest(lower_rot - now_c) * mix;
+                // Our y-down bend direction is Spine's mirrored.
+                let bend = if state.bend_positive { -1.0 } else { 1.0 };
+                let (softness, mix) = (f64::from(state.softness), f64::from(state.mix));
+                self.ik2(pose, p, c, (tx, ty), bend, state.stretch, uniform, softness, mix);
                 self.update_descendants(pose, p);
             }
             _ => {}

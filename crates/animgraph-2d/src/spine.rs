@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use serde_json::Value as Json;
 
 use crate::data::{
-    AttachmentData, AttachmentKind, BoneData, BoneTimelines, ClipData, Curve, IkData, Inherit, Key,
+    AttachmentData, AttachmentKind, BoneData, BoneTimelines, ClipData, Curve, IkData, IkKey, Inherit, Key,
     Skeleton2DData, SlotData, SlotTimelines,
 };
 use crate::godot::Imported;
@@ -255,6 +255,10 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             // Mirroring y flips the bend direction.
             bend_positive: !c.get("bendPositive").and_then(Json::as_bool).unwrap_or(true),
             mix: f(c.get("mix"), 1.0),
+            softness: f(c.get("softness"), 0.0),
+            compress: c.get("compress").and_then(Json::as_bool).unwrap_or(false),
+            stretch: c.get("stretch").and_then(Json::as_bool).unwrap_or(false),
+            uniform: c.get("uniform").and_then(Json::as_bool).unwrap_or(false),
         })
         .collect();
     for kind in ["transform", "path", "physics"] {
@@ -427,18 +431,44 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
         }
         for (constraint, keys) in anim.get("ik").and_then(Json::as_object).cloned().unwrap_or_default() {
             let list = keys.as_array().cloned().unwrap_or_default();
-            let keys: Vec<(f32, f32, bool)> = list
+            let time = |k: &Json| f(k.get("time"), 0.0);
+            let mut keys: Vec<IkKey> = list
                 .iter()
-                .map(|k| {
-                    (
-                        f(k.get("time"), 0.0),
-                        f(k.get("mix"), 1.0),
-                        !k.get("bendPositive").and_then(Json::as_bool).unwrap_or(true),
-                    )
+                .enumerate()
+                .map(|(i, k)| {
+                    let (mix, softness) = (f(k.get("mix"), 1.0), f(k.get("softness"), 0.0));
+                    // Spine writes one curve per channel: mix, then softness.
+                    let (curve, softness_curve) = match list.get(i + 1) {
+                        Some(n) => (
+                            curve(k, 0, time(k), mix, time(n), f(n.get("mix"), 1.0)),
+                            curve(k, 1, time(k), softness, time(n), f(n.get("softness"), 0.0)),
+                        ),
+                        None => (Curve::Linear, Curve::Linear),
+                    };
+                    let stepped = matches!(k.get("curve"), Some(Json::String(s)) if s == "stepped");
+                    IkKey {
+                        time: time(k),
+                        mix,
+                        softness,
+                        bend_positive: !k.get("bendPositive").and_then(Json::as_bool).unwrap_or(true),
+                        compress: k.get("compress").and_then(Json::as_bool).unwrap_or(false),
+                        stretch: k.get("stretch").and_then(Json::as_bool).unwrap_or(false),
+                        curve,
+                        softness_curve: if stepped { Curve::Stepped } else { softness_curve },
+                    }
                 })
                 .collect();
+            // Before its first key Spine holds the constraint's setup values.
+            if keys.first().is_some_and(|k| k.time > 0.0) {
+                if let Some(setup) = ik.iter().find(|c| c.name == constraint) {
+                    let mut k = IkKey::new(0.0, setup.mix, setup.bend_positive);
+                    (k.softness, k.compress, k.stretch) = (setup.softness, setup.compress, setup.stretch);
+                    (k.curve, k.softness_curve) = (Curve::Stepped, Curve::Stepped);
+                    keys.insert(0, k);
+                }
+            }
             if let Some(k) = keys.last() {
-                end = end.max(k.0);
+                end = end.max(k.time);
             }
             clip.ik.insert(constraint, keys);
         }

@@ -212,6 +212,10 @@ fn one_and_two_bone_ik_reach_the_target() {
         target: "target".into(),
         bend_positive: true,
         mix: 1.0,
+        softness: 0.0,
+        compress: false,
+        stretch: false,
+        uniform: false,
     });
     let skeleton = Skeleton2D::new(data.clone()).unwrap();
     // Two-bone: arm (at 10, 0) with hand 5 along it and a 6 long hand: the hand's tip reaches.

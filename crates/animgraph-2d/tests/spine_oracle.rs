@@ -91,3 +91,8 @@ fn ik_constraints_run_in_their_order() {
 fn every_inherit_mode_matches_spine() {
     check("inherit");
 }
+
+#[test]
+fn ik_softness_stretch_compress_uniform_and_keyed_mix_match_spine() {
+    check("ik-features");
+}
