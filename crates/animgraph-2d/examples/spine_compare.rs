@@ -53,15 +53,7 @@ fn main() {
         for (i, bone) in names.iter().enumerate() {
             let Some(e) = pose["bones"][bone].as_array() else { continue };
             let e: Vec<f32> = e.iter().map(|v| v.as_f64().unwrap_or(0.0) as f32).collect();
-            let w = backend.pose.world[i];
-            let ours = [
-                w.translation.x,
-                -w.translation.y,
-                w.matrix2.x_axis.x,
-                -w.matrix2.y_axis.x,
-                -w.matrix2.x_axis.y,
-                w.matrix2.y_axis.y,
-            ];
+            let ours = animgraph_2d::spine::spine_world_transform(backend.pose.world[i]);
             let px = (ours[0] - e[0]).abs().max((ours[1] - e[1]).abs());
             let axis = (2..6).map(|k| (ours[k] - e[k]).abs()).fold(0.0, f32::max);
             if px > entry.0 {

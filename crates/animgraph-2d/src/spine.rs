@@ -26,6 +26,14 @@ use crate::data::{
 };
 use crate::godot::Imported;
 
+/// One of our (y-down) bone world transforms as Spine's runtime reports it (y-up):
+/// `[worldX, worldY, a, b, c, d]`. The two spaces mirror each other (`M W M`, `M = diag(1, -1)`),
+/// so poses can be compared with Spine's own, as `tests/spine_oracle.rs` does.
+pub fn spine_world_transform(world: glam::Affine2) -> [f32; 6] {
+    let (m, t) = (world.matrix2, world.translation);
+    [t.x, -t.y, m.x_axis.x, -m.y_axis.x, -m.x_axis.y, m.y_axis.y]
+}
+
 /// Why a Spine file could not be imported.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]

@@ -38,16 +38,7 @@ fn check(name: &str) {
         for (i, bone) in names.iter().enumerate() {
             let e: Vec<f32> =
                 pose["bones"][bone].as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
-            // Spine's [worldX, worldY, a, b, c, d] (y-up) mirrored: M W M with M = diag(1, -1).
-            let w = backend.pose.world[i];
-            let ours = [
-                w.translation.x,
-                -w.translation.y,
-                w.matrix2.x_axis.x,
-                -w.matrix2.y_axis.x,
-                -w.matrix2.x_axis.y,
-                w.matrix2.y_axis.y,
-            ];
+            let ours = animgraph_2d::spine::spine_world_transform(backend.pose.world[i]);
             compared += 1;
             let off_px = (ours[0] - e[0]).abs().max((ours[1] - e[1]).abs());
             let off_axis = (2..6).map(|k| (ours[k] - e[k]).abs()).fold(0.0, f32::max);
