@@ -475,6 +475,20 @@ fn triangulate(polygon: &[usize], at: &dyn Fn(usize) -> Vec2) -> Vec<[usize; 3]>
 /// Imports a Godot 4 `.tscn` holding a `Skeleton2D`.
 pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
     let sections = parse_scene(text)?;
+    // Godot 3 scenes (`format=2`) name properties and tracks differently; read as Godot 4 they
+    // import silently wrong, so they are refused with what to do.
+    if let Some(header) = sections.iter().find(|s| s.kind == "gd_scene") {
+        if let Some(Value::Number(format)) = header.attributes.get("format") {
+            if *format < 3.0 {
+                return Err(ImportError {
+                    line: header.line,
+                    message: format!(
+                        "this is a Godot 3 scene (format={format}); open it in Godot 4, which converts it, save it, and import the saved .tscn"
+                    ),
+                });
+            }
+        }
+    }
     let mut warnings = Vec::new();
     let nodes: Vec<&Section> = sections.iter().filter(|s| s.kind == "node").collect();
     let path_of = |s: &Section| -> String {

@@ -295,3 +295,18 @@ fn spine_curves_round_trip_and_follow_spines_segments() {
     let e = Skeleton2DData::parse(&both).unwrap_err().to_string();
     assert!(e.contains("clips.c.bones.b.translateY") && e.contains("keep one"), "{e}");
 }
+
+/// Godot 3 scenes (`format=2`) imported silently wrong as Godot 4 ones; they are refused with
+/// what to do.
+#[test]
+fn godot_3_scenes_are_refused_with_how_to_convert_them() {
+    let e =
+        godot::import_scene("[gd_scene load_steps=2 format=2]\n\n[node name=\"S\" type=\"Skeleton2D\"]\n")
+            .unwrap_err();
+    assert_eq!(e.line, 1);
+    assert!(e.to_string().contains("Godot 3 scene (format=2); open it in Godot 4"), "{e}");
+    // Godot 4's format=3 is read (this one then lacks bones, which is another message).
+    let four = godot::import_scene("[gd_scene format=3]\n[node name=\"S\" type=\"Skeleton2D\"]\n");
+    assert!(four.is_ok() || !four.unwrap_err().to_string().contains("Godot 3"));
+    assert!(godot::import_scene(&gbot_scene()).is_ok(), "GBot is format=3");
+}
