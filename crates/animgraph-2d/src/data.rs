@@ -4,7 +4,17 @@
 //! are Spine-like (camelCase, degrees, keys as compact arrays) so Spine exports map naturally.
 //! A key is `[time, value...]` with an optional last element for the curve *to the next key*:
 //! absent = linear, `"stepped"`, or `[cx1, cy1, cx2, cy2]` (a normalised cubic bezier, as CSS's
-//! `cubic-bezier`: x is the fraction of the segment's time, y of its value change).
+//! `cubic-bezier`: x is the fraction of the segment's time, y of its value change), or
+//! `["spine", cx1, cy1, cx2, cy2]` (the same curve evaluated as Spine's runtimes do, in 10
+//! straight segments: what the Spine importer writes, so Spine exports play exactly).
+//!
+//! A bone's timelines: `rotate`, `translate`, `scale`, `shear` (two channels sharing each key's
+//! curve), or per channel `translateX` ... `shearY` (each with its own keys and curves); a
+//! channel is keyed by one timeline, never two. Bones may set `inherit` (Spine's modes:
+//! `onlyTranslation`, `noRotationOrReflection`, `noScale`, `noScaleOrReflection`). IK
+//! constraints run in list order with `mix`, `bendPositive`, `softness`, `compress`, `stretch`
+//! and `uniform` as in Spine; their clip keys are `[t, mix, bendPositive]` or objects that add
+//! `softness`, `compress`, `stretch` and per-channel `curve` / `softnessCurve`.
 
 use animgraph_runtime::finding::{Code, Finding};
 use animgraph_runtime::mres::container;
