@@ -5,7 +5,8 @@
 // For every `NAME.json` Spine export in the folder (not `*.expected.json`), writes
 // `NAME.expected.json`: for each animation, at 21 evenly spaced times over its duration (and at
 // the times listed in the export's `"oracleTimes"` top-level field, if any), every bone's world
-// transform `[worldX, worldY, a, b, c, d]` (Spine's y-up space) after
+// transform `[worldX, worldY, a, b, c, d]` (Spine's y-up space) and every slot's region
+// attachment corners `[x0, y0, ..., x3, y3]` (world, y-up) after
 //
 //   skeleton.setToSetupPose(); animation.apply(skeleton, t, t, false, [], 1, setup, mixIn);
 //   skeleton.updateWorldTransform(Physics.none)
@@ -33,6 +34,18 @@ const round = (v) => Math.round(v * 1e6) / 1e6;
 function poses(text) {
   const json = JSON.parse(text);
   const data = new spine.SkeletonJson(new NoAtlas()).readSkeletonData(json);
+  // Region attachments get a whole-image region of their own size, so their corners can be
+  // reported (no texture is needed for positions).
+  for (const skin of data.skins) {
+    for (const entry of skin.getAttachments()) {
+      const a = entry.attachment;
+      if (a instanceof spine.RegionAttachment) {
+        a.region = { u: 0, v: 0, u2: 1, v2: 1, width: a.width, height: a.height, degrees: 0,
+          offsetX: 0, offsetY: 0, originalWidth: a.width, originalHeight: a.height };
+        a.updateRegion();
+      }
+    }
+  }
   const skeleton = new spine.Skeleton(data);
   const out = [];
   for (const animation of data.animations) {
@@ -50,7 +63,17 @@ function poses(text) {
       for (const b of skeleton.bones) {
         bones[b.data.name] = [b.worldX, b.worldY, b.a, b.b, b.c, b.d].map(round);
       }
-      out.push({ animation: animation.name, time, bones });
+      // Each slot's region attachment: its four corners in world space.
+      const regions = {};
+      for (const slot of skeleton.slots) {
+        const a = slot.getAttachment();
+        if (a instanceof spine.RegionAttachment) {
+          const v = new Array(8).fill(0);
+          a.computeWorldVertices(slot, v, 0, 2);
+          regions[slot.data.name] = v.map(round);
+        }
+      }
+      out.push({ animation: animation.name, time, bones, regions });
     }
   }
   return { runtime: `@esotericsoftware/spine-core ${version}`, poses: out };

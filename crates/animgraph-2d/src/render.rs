@@ -86,7 +86,8 @@ pub fn pose_bounds(skeleton: &Skeleton2D, pose: &Pose) -> (Vec2, Vec2) {
     (min, max)
 }
 
-fn attachment_corners(kind: &AttachmentKind) -> Vec<Vec2> {
+/// An attachment's outline in its bone's space: a region's four corners, a polygon's vertices.
+pub fn attachment_corners(kind: &AttachmentKind) -> Vec<Vec2> {
     match kind {
         AttachmentKind::Polygon { vertices, .. } => vertices.iter().map(|v| Vec2::from_array(*v)).collect(),
         AttachmentKind::Region { x, y, rotation, width, height, .. } => {

@@ -228,8 +228,10 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
                         x: f(a.get("x"), 0.0),
                         y: -f(a.get("y"), 0.0),
                         rotation: -f(a.get("rotation"), 0.0),
-                        width: f(a.get("width"), 32.0),
-                        height: f(a.get("height"), 32.0),
+                        // Spine scales the region in its own frame before rotating it, which is
+                        // the quad's size here (a negative scale mirrors it).
+                        width: f(a.get("width"), 32.0) * f(a.get("scaleX"), 1.0),
+                        height: f(a.get("height"), 32.0) * f(a.get("scaleY"), 1.0),
                         region: None,
                     },
                 });

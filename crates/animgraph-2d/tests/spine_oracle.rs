@@ -48,11 +48,37 @@ fn check(name: &str) {
                 ));
             }
         }
+        // Region attachments: each of Spine's four corners has one of ours within PX.
+        for (slot, corners) in pose["regions"].as_object().into_iter().flatten() {
+            let s = backend.skeleton().data.slots.iter().position(|x| &x.name == slot).unwrap();
+            let Some(a) = backend.pose.attachments[s] else {
+                failures.push(format!("{animation} t={time} slot {slot}: no attachment shows"));
+                continue;
+            };
+            let world = backend.pose.world[backend.skeleton().slot_bones[s] as usize];
+            let kind = &backend.skeleton().attachments[a as usize].kind;
+            let ours: Vec<glam::Vec2> = animgraph_2d::render::attachment_corners(kind)
+                .into_iter()
+                .map(|c| world.transform_point2(c) * glam::Vec2::new(1.0, -1.0))
+                .collect();
+            let e: Vec<f32> =
+                corners.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+            for k in 0..4 {
+                let corner = glam::Vec2::new(e[2 * k], e[2 * k + 1]);
+                let nearest = ours.iter().map(|o| o.distance(corner)).fold(f32::INFINITY, f32::min);
+                compared += 1;
+                if nearest > PX {
+                    failures.push(format!(
+                        "{animation} t={time} slot {slot} corner {corner}: ours {ours:?} ({nearest} px)"
+                    ));
+                }
+            }
+        }
     }
     assert!(compared > 0);
     assert!(
         failures.is_empty(),
-        "{name}: {} of {compared} bone poses differ from spine-core; first: {:#?}",
+        "{name}: {} of {compared} poses (bones, region corners) differ from spine-core; first: {:#?}",
         failures.len(),
         &failures[..failures.len().min(6)]
     );
@@ -86,4 +112,9 @@ fn every_inherit_mode_matches_spine() {
 #[test]
 fn ik_softness_stretch_compress_uniform_and_keyed_mix_match_spine() {
     check("ik-features");
+}
+
+#[test]
+fn region_attachments_with_scale_and_mirroring_match_spine() {
+    check("regions");
 }
