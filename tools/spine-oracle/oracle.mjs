@@ -6,7 +6,8 @@
 // `NAME.expected.json`: for each animation, at 21 evenly spaced times over its duration (and at
 // the times listed in the export's `"oracleTimes"` top-level field, if any), every bone's world
 // transform `[worldX, worldY, a, b, c, d]` (Spine's y-up space) and every slot's region
-// attachment corners `[x0, y0, ..., x3, y3]` (world, y-up) after
+// attachment corners `[x0, y0, ..., x3, y3]` (world, y-up), every slot's attachment name and
+// colour, and the draw order, after
 //
 //   skeleton.setToSetupPose(); animation.apply(skeleton, t, t, false, [], 1, setup, mixIn);
 //   skeleton.updateWorldTransform(Physics.none)
@@ -63,17 +64,21 @@ function poses(text) {
       for (const b of skeleton.bones) {
         bones[b.data.name] = [b.worldX, b.worldY, b.a, b.b, b.c, b.d].map(round);
       }
-      // Each slot's region attachment: its four corners in world space.
-      const regions = {};
+      // Each slot's region attachment: its four corners in world space; every slot's attachment
+      // name (or null) and colour; the draw order.
+      const regions = {}, attachments = {}, colors = {};
+      const drawOrder = skeleton.drawOrder.map((slot) => slot.data.name);
       for (const slot of skeleton.slots) {
         const a = slot.getAttachment();
+        attachments[slot.data.name] = a ? a.name : null;
+        colors[slot.data.name] = [slot.color.r, slot.color.g, slot.color.b, slot.color.a].map(round);
         if (a instanceof spine.RegionAttachment) {
           const v = new Array(8).fill(0);
           a.computeWorldVertices(slot, v, 0, 2);
           regions[slot.data.name] = v.map(round);
         }
       }
-      out.push({ animation: animation.name, time, bones, regions });
+      out.push({ animation: animation.name, time, bones, regions, attachments, colors, drawOrder });
     }
   }
   return { runtime: `@esotericsoftware/spine-core ${version}`, poses: out };

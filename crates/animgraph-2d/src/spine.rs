@@ -405,7 +405,13 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
                                 };
                                 Key { time: f(k.get("time"), 0.0), values: c, arity: 4, curve }
                             })
-                            .collect()
+                            .collect();
+                        // Before the first key the slot's setup colour holds.
+                        if t.color.first().is_some_and(|k| k.time > 0.0) {
+                            let setup = slots.iter().find(|x| x.name == *slot).map_or([1.0; 4], |x| x.color);
+                            let key = Key { time: 0.0, values: setup, arity: 4, curve: Curve::Stepped };
+                            t.color.insert(0, key);
+                        }
                     }
                     other => warnings.push(format!(
                         "animation {clip_name}: slot timeline {other} of {slot} is not supported"

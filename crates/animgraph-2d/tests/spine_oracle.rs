@@ -48,6 +48,38 @@ fn check(name: &str) {
                 ));
             }
         }
+        // Slots: the attachment shown, the colour (within a 255th), the draw order.
+        let skeleton = backend.skeleton();
+        let slot_name = |s: usize| skeleton.data.slots[s].name.as_str();
+        for (s, slot) in skeleton.data.slots.iter().enumerate() {
+            let Some(expected) = pose["attachments"].get(&slot.name) else { continue };
+            let ours = backend.pose.attachments[s].map(|a| skeleton.attachments[a as usize].name.as_str());
+            compared += 1;
+            if ours != expected.as_str() {
+                failures.push(format!(
+                    "{animation} t={time} slot {}: shows {ours:?}, spine {expected}",
+                    slot.name
+                ));
+            }
+            let e: Vec<f32> = pose["colors"][&slot.name]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap() as f32)
+                .collect();
+            let c = backend.pose.colors[s];
+            if (0..4).any(|k| (c[k] - e[k]).abs() > 1.0 / 255.0) {
+                failures.push(format!("{animation} t={time} slot {} colour {c:?}, spine {e:?}", slot.name));
+            }
+        }
+        if let Some(order) = pose["drawOrder"].as_array() {
+            let ours: Vec<&str> = backend.pose.draw_order.iter().map(|&s| slot_name(s as usize)).collect();
+            let e: Vec<&str> = order.iter().map(|v| v.as_str().unwrap()).collect();
+            compared += 1;
+            if ours != e {
+                failures.push(format!("{animation} t={time} draw order {ours:?}, spine {e:?}"));
+            }
+        }
         // Region attachments: each of Spine's four corners has one of ours within PX.
         for (slot, corners) in pose["regions"].as_object().into_iter().flatten() {
             let s = backend.skeleton().data.slots.iter().position(|x| &x.name == slot).unwrap();
@@ -78,7 +110,7 @@ fn check(name: &str) {
     assert!(compared > 0);
     assert!(
         failures.is_empty(),
-        "{name}: {} of {compared} poses (bones, region corners) differ from spine-core; first: {:#?}",
+        "{name}: {} of {compared} checks (bones, region corners, attachments, colours, draw order) differ from spine-core; first: {:#?}",
         failures.len(),
         &failures[..failures.len().min(6)]
     );
@@ -117,4 +149,9 @@ fn ik_softness_stretch_compress_uniform_and_keyed_mix_match_spine() {
 #[test]
 fn region_attachments_with_scale_and_mirroring_match_spine() {
     check("regions");
+}
+
+#[test]
+fn attachment_colour_and_draw_order_keys_match_spine() {
+    check("slots");
 }
