@@ -247,13 +247,14 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         sums.delta[c] += w * (value - reference);
                     }
                 }
-                for (slot, keys) in &clip.colors {
+                for (slot, first, width, keys) in &clip.colors {
                     let s = *slot as usize;
                     if mask.is_some_and(|m| !m[skeleton.slot_bones[s] as usize]) {
                         continue;
                     }
                     let v = sample_keys(keys, sample.time);
-                    for (k, value) in v.iter().enumerate() {
+                    for (i, value) in v.iter().enumerate().take(*width as usize) {
+                        let k = *first as usize + i;
                         let reference = if additive { setup.colors[s][k] } else { pose.colors[s][k] };
                         self.color_delta[s][k] += w * (value - reference);
                     }

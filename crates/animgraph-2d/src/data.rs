@@ -435,6 +435,33 @@ pub struct SlotTimelines {
     /// `[t, r, g, b, a]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub color: Vec<Key>,
+    /// Single colour channels (`[t, value]`), for channels keyed apart or with curves of their
+    /// own (Spine's `rgb` and `alpha` timelines, `rgba` with a curve per channel); a channel is
+    /// keyed by `color` or its own timeline, not both.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub red: Vec<Key>,
+    /// Green alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub green: Vec<Key>,
+    /// Blue alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blue: Vec<Key>,
+    /// Alpha alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alpha: Vec<Key>,
+}
+
+impl SlotTimelines {
+    /// Every colour timeline with its `.mskel` name, the first colour channel and its width.
+    pub fn colors(&self) -> [(&'static str, usize, u8, &Vec<Key>); 5] {
+        [
+            ("color", 0, 4, &self.color),
+            ("red", 0, 1, &self.red),
+            ("green", 1, 1, &self.green),
+            ("blue", 2, 1, &self.blue),
+            ("alpha", 3, 1, &self.alpha),
+        ]
+    }
 }
 
 /// An IK key. Written `[t, mix, bendPositive]` when it has only those (mix linear to the next
@@ -964,7 +991,26 @@ impl Skeleton2DData {
                 if !slot(s) {
                     issue(issues_ref, at(&format!(".slots.{s}")), format!("no slot \"{s}\" in the skeleton"));
                 }
-                keys(issues_ref, at(&format!(".slots.{s}.color")), &t.color, 4);
+                let mut keyed = [None::<&str>; 4];
+                for (name, first, width, list) in t.colors() {
+                    keys(issues_ref, at(&format!(".slots.{s}.{name}")), list, width);
+                    if list.is_empty() {
+                        continue;
+                    }
+                    for channel in &mut keyed[first..first + width as usize] {
+                        if let Some(other) = channel {
+                            issue(
+                                issues_ref,
+                                at(&format!(".slots.{s}.{name}")),
+                                format!(
+                                    "keys a colour channel {other} keys too; keep one of the two timelines"
+                                ),
+                            );
+                            break;
+                        }
+                        *channel = Some(name);
+                    }
+                }
                 for (k, (time, a)) in t.attachment.iter().enumerate() {
                     if let Some(a) = a {
                         if !attachment(s, a) {

@@ -184,7 +184,8 @@ pub(crate) struct BoundClip {
     pub channels: Vec<Channel>,
     /// Per slot: attachment keys (stepped).
     pub attachments: Vec<(u16, AttachmentKeys)>,
-    pub colors: Vec<(u16, Vec<Key>)>,
+    /// Colour timelines: (slot, first colour channel, width, keys).
+    pub colors: Vec<(u16, u8, u8, Vec<Key>)>,
     pub draw_order: Vec<(f32, Vec<u16>)>,
     pub events: Vec<(f32, u16)>,
     pub ik: Vec<(u16, Vec<IkKey>)>,
@@ -458,8 +459,13 @@ impl Skeleton2D {
             let colors = clip
                 .slots
                 .iter()
-                .filter(|(_, t)| !t.color.is_empty())
-                .map(|(s, t)| (slot(s), t.color.clone()))
+                .flat_map(|(s, t)| {
+                    t.colors()
+                        .into_iter()
+                        .filter(|(_, _, _, keys)| !keys.is_empty())
+                        .map(|(_, first, width, keys)| (slot(s), first as u8, width, keys.clone()))
+                        .collect::<Vec<_>>()
+                })
                 .collect();
             let draw_order = clip
                 .draw_order

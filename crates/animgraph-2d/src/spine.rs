@@ -384,33 +384,75 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
                             ));
                         }
                     }
-                    "rgba" => {
-                        t.color = list
+                    "rgba" | "rgb" | "alpha" => {
+                        let setup = slots.iter().find(|x| x.name == *slot).map_or([1.0; 4], |x| x.color);
+                        let channels: &[usize] = match kind.as_str() {
+                            "rgba" => &[0, 1, 2, 3],
+                            "rgb" => &[0, 1, 2],
+                            _ => &[3],
+                        };
+                        let value = |k: &Json, c: usize| -> f32 {
+                            if kind == "alpha" { f(k.get("value"), 0.0) } else { color(k.get("color"))[c] }
+                        };
+                        let time = |k: &Json| f(k.get("time"), 0.0);
+                        // Per channel: keys with that channel's own curve (Spine writes four
+                        // numbers per channel), the setup colour holding before the first key.
+                        let per_channel: Vec<Vec<Key>> = channels
                             .iter()
                             .enumerate()
-                            .map(|(i, k)| {
-                                let c = color(k.get("color"));
-                                let c_next = list.get(i + 1).map(|n| color(n.get("color")));
-                                let curve = match (k.get("curve"), c_next) {
-                                    (Some(Json::String(s)), _) if s == "stepped" => Curve::Stepped,
-                                    (Some(Json::Array(_)), Some(n)) => curve(
-                                        k,
-                                        0,
-                                        f(k.get("time"), 0.0),
-                                        c[0],
-                                        f(list[i + 1].get("time"), 0.0),
-                                        n[0],
-                                    ),
-                                    _ => Curve::Linear,
-                                };
-                                Key { time: f(k.get("time"), 0.0), values: c, arity: 4, curve }
+                            .map(|(n, &c)| {
+                                let mut keys: Vec<Key> = list
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, k)| {
+                                        let curve = match list.get(i + 1) {
+                                            Some(next) => {
+                                                curve(k, n, time(k), value(k, c), time(next), value(next, c))
+                                            }
+                                            None => Curve::Linear,
+                                        };
+                                        Key {
+                                            time: time(k),
+                                            values: [value(k, c), 0.0, 0.0, 0.0],
+                                            arity: 1,
+                                            curve,
+                                        }
+                                    })
+                                    .collect();
+                                if keys.first().is_some_and(|k| k.time > 0.0) {
+                                    let key = Key {
+                                        time: 0.0,
+                                        values: [setup[c], 0.0, 0.0, 0.0],
+                                        arity: 1,
+                                        curve: Curve::Stepped,
+                                    };
+                                    keys.insert(0, key);
+                                }
+                                keys
                             })
                             .collect();
-                        // Before the first key the slot's setup colour holds.
-                        if t.color.first().is_some_and(|k| k.time > 0.0) {
-                            let setup = slots.iter().find(|x| x.name == *slot).map_or([1.0; 4], |x| x.color);
-                            let key = Key { time: 0.0, values: setup, arity: 4, curve: Curve::Stepped };
-                            t.color.insert(0, key);
+                        let shared = per_channel
+                            .iter()
+                            .all(|keys| keys.iter().zip(&per_channel[0]).all(|(a, b)| a.curve == b.curve));
+                        if kind == "rgba" && shared {
+                            // One timeline of four values.
+                            t.color = (0..per_channel[0].len())
+                                .map(|i| Key {
+                                    time: per_channel[0][i].time,
+                                    values: std::array::from_fn(|c| per_channel[c][i].values[0]),
+                                    arity: 4,
+                                    curve: per_channel[0][i].curve,
+                                })
+                                .collect();
+                        } else {
+                            for (&c, keys) in channels.iter().zip(per_channel) {
+                                match c {
+                                    0 => t.red = keys,
+                                    1 => t.green = keys,
+                                    2 => t.blue = keys,
+                                    _ => t.alpha = keys,
+                                }
+                            }
                         }
                     }
                     other => warnings.push(format!(
@@ -421,7 +463,15 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             if let Some(k) = t.attachment.last() {
                 end = end.max(k.0);
             }
-            end = end.max(last_time(&t.color));
+            if !t.color.is_empty() && [&t.red, &t.green, &t.blue, &t.alpha].iter().any(|k| !k.is_empty()) {
+                warnings.push(format!(
+                    "animation {clip_name}: slot {slot} has both an rgba timeline and rgb or alpha ones; the rgb and alpha ones are skipped"
+                ));
+                (t.red, t.green, t.blue, t.alpha) = Default::default();
+            }
+            for (_, _, _, keys) in t.colors() {
+                end = end.max(last_time(keys));
+            }
             clip.slots.insert(slot, t);
         }
         if let Some(orders) = anim.get("drawOrder").and_then(Json::as_array) {

@@ -95,7 +95,7 @@ fn discrete_data() -> Skeleton2DData {
         let mut slots = BTreeMap::new();
         slots.insert(
             "face".to_string(),
-            SlotTimelines { attachment: vec![(0.0, Some(name.to_string()))], color: vec![] },
+            SlotTimelines { attachment: vec![(0.0, Some(name.to_string()))], ..Default::default() },
         );
         ClipData { duration: 1.0, looping: true, slots, ..Default::default() }
     };

@@ -155,3 +155,8 @@ fn region_attachments_with_scale_and_mirroring_match_spine() {
 fn attachment_colour_and_draw_order_keys_match_spine() {
     check("slots");
 }
+
+#[test]
+fn colour_channels_with_their_own_curves_and_rgb_alpha_timelines_match_spine() {
+    check("colors");
+}
