@@ -10,7 +10,8 @@
 //!
 //! A bone's timelines: `rotate`, `translate`, `scale`, `shear` (two channels sharing each key's
 //! curve), or per channel `translateX` ... `shearY` (each with its own keys and curves); a
-//! channel is keyed by one timeline, never two. Bones may set `inherit` (Spine's modes:
+//! channel is keyed by one timeline, never two (a slot's `color` and its single channels `red`,
+//! `green`, `blue`, `alpha` likewise). Bones may set `inherit` (Spine's modes:
 //! `onlyTranslation`, `noRotationOrReflection`, `noScale`, `noScaleOrReflection`). IK
 //! constraints run in list order with `mix`, `bendPositive`, `softness`, `compress`, `stretch`
 //! and `uniform` as in Spine; their clip keys are `[t, mix, bendPositive]` or objects that add
