@@ -271,9 +271,18 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             uniform: c.get("uniform").and_then(Json::as_bool).unwrap_or(false),
         })
         .collect();
+    // One warning per constraint not imported yet, naming it and the bones it would move.
     for kind in ["transform", "path", "physics"] {
-        if root.get(kind).and_then(Json::as_array).is_some_and(|a| !a.is_empty()) {
-            warnings.push(format!("{kind} constraints are not supported; skipped"));
+        for c in root.get(kind).and_then(Json::as_array).into_iter().flatten() {
+            let name = c.get("name").and_then(Json::as_str).unwrap_or("?");
+            let bones: Vec<&str> = match c.get("bones") {
+                Some(Json::Array(list)) => list.iter().filter_map(Json::as_str).collect(),
+                _ => c.get("bone").and_then(Json::as_str).into_iter().collect(),
+            };
+            warnings.push(format!(
+                "{kind} constraint {name} is not supported; skipped (its bones {} keep their animated pose)",
+                bones.join(", ")
+            ));
         }
     }
     let events: Vec<String> =
