@@ -426,6 +426,29 @@ impl BoneTimelines {
     }
 }
 
+/// The non-empty timelines among `(name, first channel, width, keys)` that key a channel an
+/// earlier one keys, with that earlier one's name: one timeline per channel.
+fn overlapping<'a>(
+    timelines: &[(&'a str, usize, u8, &Vec<Key>)],
+    channels: usize,
+) -> Vec<(&'a str, &'a str)> {
+    let mut keyed: Vec<Option<&str>> = vec![None; channels];
+    let mut found = Vec::new();
+    for &(name, first, width, list) in timelines {
+        if list.is_empty() {
+            continue;
+        }
+        for channel in keyed.iter_mut().skip(first).take(width as usize) {
+            if let Some(other) = *channel {
+                found.push((name, other));
+                break;
+            }
+            *channel = Some(name);
+        }
+    }
+    found
+}
+
 /// A slot's timelines in a clip.
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -969,48 +992,27 @@ impl Skeleton2DData {
                 if !bone(b) {
                     issue(issues_ref, at(&format!(".bones.{b}")), format!("no bone \"{b}\" in the skeleton"));
                 }
-                let mut keyed = [None::<&str>; crate::skeleton::CHANNELS];
-                for (name, first, width, list) in t.all() {
+                let timelines = t.all();
+                for (name, _, width, list) in timelines {
                     keys(issues_ref, at(&format!(".bones.{b}.{name}")), list, width);
-                    if list.is_empty() {
-                        continue;
-                    }
-                    for channel in &mut keyed[first..first + width as usize] {
-                        if let Some(other) = channel {
-                            issue(
-                                issues_ref,
-                                at(&format!(".bones.{b}.{name}")),
-                                format!("keys a channel {other} keys too; keep one of the two timelines"),
-                            );
-                            break;
-                        }
-                        *channel = Some(name);
-                    }
+                }
+                for (name, other) in overlapping(&timelines, crate::skeleton::CHANNELS) {
+                    let message = format!("keys a channel {other} keys too; keep one of the two timelines");
+                    issue(issues_ref, at(&format!(".bones.{b}.{name}")), message);
                 }
             }
             for (s, t) in &clip.slots {
                 if !slot(s) {
                     issue(issues_ref, at(&format!(".slots.{s}")), format!("no slot \"{s}\" in the skeleton"));
                 }
-                let mut keyed = [None::<&str>; 4];
-                for (name, first, width, list) in t.colors() {
+                let timelines = t.colors();
+                for (name, _, width, list) in timelines {
                     keys(issues_ref, at(&format!(".slots.{s}.{name}")), list, width);
-                    if list.is_empty() {
-                        continue;
-                    }
-                    for channel in &mut keyed[first..first + width as usize] {
-                        if let Some(other) = channel {
-                            issue(
-                                issues_ref,
-                                at(&format!(".slots.{s}.{name}")),
-                                format!(
-                                    "keys a colour channel {other} keys too; keep one of the two timelines"
-                                ),
-                            );
-                            break;
-                        }
-                        *channel = Some(name);
-                    }
+                }
+                for (name, other) in overlapping(&timelines, 4) {
+                    let message =
+                        format!("keys a colour channel {other} keys too; keep one of the two timelines");
+                    issue(issues_ref, at(&format!(".slots.{s}.{name}")), message);
                 }
                 for (k, (time, a)) in t.attachment.iter().enumerate() {
                     if let Some(a) = a {

@@ -78,12 +78,25 @@ enum Timeline {
 }
 
 /// Reads a Spine timeline of `names` value fields (defaults `defaults`, relative to the setup
-/// pose) into absolute keys via `absolute(channel, value)`. Before its first key Spine holds the
-/// setup pose, so a timeline starting after 0 gets a stepped setup key at 0.
+/// pose) into absolute keys via `absolute(channel, value)`.
 fn timeline(keys: &Json, names: &[&str], defaults: &[f32], absolute: &dyn Fn(usize, f32) -> f32) -> Timeline {
-    let list = keys.as_array().cloned().unwrap_or_default();
-    let n = names.len();
     let raw = |k: &Json, c: usize| f(k.get(names[c]), defaults[c]);
+    channel_timeline(keys, names.len(), &raw, absolute, &|c| absolute(c, defaults[c]))
+}
+
+/// Any Spine curve timeline of `n` channels: `raw(key, channel)` reads a value as Spine writes it
+/// (its curves' control values are in that space), `absolute` converts it to `.mskel`'s, and
+/// before the first key Spine holds the setup pose (`setup(channel)`), so a timeline starting
+/// after 0 gets a stepped setup key at 0. One timeline when every channel has the same curves,
+/// else one per channel.
+fn channel_timeline(
+    keys: &Json,
+    n: usize,
+    raw: &dyn Fn(&Json, usize) -> f32,
+    absolute: &dyn Fn(usize, f32) -> f32,
+    setup: &dyn Fn(usize) -> f32,
+) -> Timeline {
+    let list = keys.as_array().map(Vec::as_slice).unwrap_or_default();
     let time = |k: &Json| f(k.get("time"), 0.0);
     // Per channel: (time, absolute value, curve to the next key).
     let mut channels: Vec<Vec<(f32, f32, Curve)>> = vec![Vec::new(); n];
@@ -96,7 +109,7 @@ fn timeline(keys: &Json, names: &[&str], defaults: &[f32], absolute: &dyn Fn(usi
             keys.push((time(k), absolute(c, raw(k, c)), curve));
         }
         if keys.first().is_some_and(|k| k.0 > 0.0) {
-            keys.insert(0, (0.0, absolute(c, defaults[c]), Curve::Stepped));
+            keys.insert(0, (0.0, setup(c), Curve::Stepped));
         }
     }
     let same_curves = (1..n).all(|c| channels[c].iter().zip(&channels[0]).all(|(a, b)| a.2 == b.2));
@@ -122,6 +135,25 @@ fn timeline(keys: &Json, names: &[&str], defaults: &[f32], absolute: &dyn Fn(usi
             })
             .collect(),
     )
+}
+
+impl Timeline {
+    /// One single-channel timeline per channel, whichever form it came in.
+    fn into_channels(self) -> Vec<Vec<Key>> {
+        match self {
+            Timeline::Split(channels) => channels,
+            Timeline::Joint(keys) => {
+                let n = keys.first().map_or(0, |k| k.arity as usize);
+                (0..n)
+                    .map(|c| {
+                        keys.iter()
+                            .map(|k| Key { values: [k.values[c], 0.0, 0.0, 0.0], arity: 1, ..*k })
+                            .collect()
+                    })
+                    .collect()
+            }
+        }
+    }
 }
 
 /// Stores a two-channel Spine timeline: as one `.mskel` timeline, or as its two single channels.
@@ -400,66 +432,26 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
                             "rgb" => &[0, 1, 2],
                             _ => &[3],
                         };
-                        let value = |k: &Json, c: usize| -> f32 {
-                            if kind == "alpha" { f(k.get("value"), 0.0) } else { color(k.get("color"))[c] }
+                        let raw = |k: &Json, n: usize| {
+                            if kind == "alpha" {
+                                f(k.get("value"), 0.0)
+                            } else {
+                                color(k.get("color"))[channels[n]]
+                            }
                         };
-                        let time = |k: &Json| f(k.get("time"), 0.0);
-                        // Per channel: keys with that channel's own curve (Spine writes four
-                        // numbers per channel), the setup colour holding before the first key.
-                        let per_channel: Vec<Vec<Key>> = channels
-                            .iter()
-                            .enumerate()
-                            .map(|(n, &c)| {
-                                let mut keys: Vec<Key> = list
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(i, k)| {
-                                        let curve = match list.get(i + 1) {
-                                            Some(next) => {
-                                                curve(k, n, time(k), value(k, c), time(next), value(next, c))
-                                            }
-                                            None => Curve::Linear,
-                                        };
-                                        Key {
-                                            time: time(k),
-                                            values: [value(k, c), 0.0, 0.0, 0.0],
-                                            arity: 1,
-                                            curve,
-                                        }
-                                    })
-                                    .collect();
-                                if keys.first().is_some_and(|k| k.time > 0.0) {
-                                    let key = Key {
-                                        time: 0.0,
-                                        values: [setup[c], 0.0, 0.0, 0.0],
-                                        arity: 1,
-                                        curve: Curve::Stepped,
-                                    };
-                                    keys.insert(0, key);
-                                }
-                                keys
-                            })
-                            .collect();
-                        let shared = per_channel
-                            .iter()
-                            .all(|keys| keys.iter().zip(&per_channel[0]).all(|(a, b)| a.curve == b.curve));
-                        if kind == "rgba" && shared {
+                        let read =
+                            channel_timeline(&keys, channels.len(), &raw, &|_, v| v, &|n| setup[channels[n]]);
+                        match read {
                             // One timeline of four values.
-                            t.color = (0..per_channel[0].len())
-                                .map(|i| Key {
-                                    time: per_channel[0][i].time,
-                                    values: std::array::from_fn(|c| per_channel[c][i].values[0]),
-                                    arity: 4,
-                                    curve: per_channel[0][i].curve,
-                                })
-                                .collect();
-                        } else {
-                            for (&c, keys) in channels.iter().zip(per_channel) {
-                                match c {
-                                    0 => t.red = keys,
-                                    1 => t.green = keys,
-                                    2 => t.blue = keys,
-                                    _ => t.alpha = keys,
+                            Timeline::Joint(keys) if kind == "rgba" => t.color = keys,
+                            other => {
+                                for (&c, keys) in channels.iter().zip(other.into_channels()) {
+                                    match c {
+                                        0 => t.red = keys,
+                                        1 => t.green = keys,
+                                        2 => t.blue = keys,
+                                        _ => t.alpha = keys,
+                                    }
                                 }
                             }
                         }

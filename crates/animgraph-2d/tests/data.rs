@@ -310,3 +310,17 @@ fn godot_3_scenes_are_refused_with_how_to_convert_them() {
     assert!(four.is_ok() || !four.unwrap_err().to_string().contains("Godot 3"));
     assert!(godot::import_scene(&gbot_scene()).is_ok(), "GBot is format=3");
 }
+
+/// A colour channel keyed by `color` and by its own timeline is refused with its place.
+#[test]
+fn a_colour_channel_keyed_twice_is_a_located_error() {
+    let text = r#"{"format": 2, "uid": "res_c", "type": "Skeleton2DData", "props": {
+        "bones": [{"name": "b"}], "slots": [{"name": "s", "bone": "b"}],
+        "clips": {"c": {"duration": 1, "slots": {"s": {"color": [[0, 1, 1, 1, 1]], "alpha": [[0, 0.5]], "red": [[0, 0.2]]}}}}}}"#;
+    let e = Skeleton2DData::parse(text).unwrap_err().to_string();
+    assert!(e.contains("clips.c.slots.s.red") && e.contains("keep one"), "{e}");
+    assert!(e.contains("clips.c.slots.s.alpha"), "{e}");
+    let apart = text.replace(r#""color": [[0, 1, 1, 1, 1]], "#, "");
+    let data = Skeleton2DData::parse(&apart).unwrap();
+    assert_eq!(data.clips["c"].slots["s"].alpha.len(), 1);
+}
