@@ -12,8 +12,11 @@
 //   skeleton.setToSetupPose(); animation.apply(skeleton, t, t, false, [], 1, setup, mixIn);
 //   skeleton.updateWorldTransform(Physics.none)
 //
-// which is what playing one clip alone at full weight means. No atlas is needed: attachments are
-// created without texture regions (poses do not depend on them).
+// which is what playing one clip alone at full weight means; also every mesh's deformed world
+// vertices `[x0, y0, ...]`. Without an atlas, attachments are created without texture regions
+// (poses do not depend on them); with `NAME.atlas` beside the fixture, its regions are used and
+// every region's and mesh's texture coordinates (`uvs`, 0..1 of the page) are written too.
+// `"oracleSkins": [names]` in the fixture combines those skins on the skeleton first.
 import * as spine from "@esotericsoftware/spine-core";
 import fs from "node:fs";
 import path from "node:path";
@@ -32,15 +35,19 @@ const version = JSON.parse(
 ).version;
 const round = (v) => Math.round(v * 1e6) / 1e6;
 
-function poses(text) {
+function poses(text, atlasText) {
   const json = JSON.parse(text);
-  const data = new spine.SkeletonJson(new NoAtlas()).readSkeletonData(json);
+  // With an atlas beside the fixture, attachments get its regions (texture coordinates are
+  // reported); without one, whole-image regions of their own size.
+  const atlas = atlasText ? new spine.TextureAtlas(atlasText) : null;
+  const loader = atlas ? new spine.AtlasAttachmentLoader(atlas) : new NoAtlas();
+  const data = new spine.SkeletonJson(loader).readSkeletonData(json);
   // Region attachments get a whole-image region of their own size, so their corners can be
   // reported (no texture is needed for positions).
   for (const skin of data.skins) {
     for (const entry of skin.getAttachments()) {
       const a = entry.attachment;
-      if (a instanceof spine.RegionAttachment) {
+      if (!atlas && a instanceof spine.RegionAttachment) {
         a.region = { u: 0, v: 0, u2: 1, v2: 1, width: a.width, height: a.height, degrees: 0,
           offsetX: 0, offsetY: 0, originalWidth: a.width, originalHeight: a.height };
         a.updateRegion();
@@ -48,6 +55,12 @@ function poses(text) {
     }
   }
   const skeleton = new spine.Skeleton(data);
+  // `"oracleSkins": [names]` combines skins (later ones win), as mix-and-match does.
+  if (json.oracleSkins) {
+    const combined = new spine.Skin("combined");
+    for (const name of json.oracleSkins) combined.addSkin(data.findSkin(name));
+    skeleton.setSkin(combined);
+  }
   const out = [];
   for (const animation of data.animations) {
     const times = new Set();
@@ -66,22 +79,34 @@ function poses(text) {
       }
       // Each slot's region attachment: its four corners in world space; every slot's attachment
       // name (or null) and colour; the draw order.
-      const regions = {}, attachments = {}, colors = {};
+      const regions = {}, attachments = {}, colors = {}, meshes = {}, uvs = {};
       const drawOrder = skeleton.drawOrder.map((slot) => slot.data.name);
       for (const slot of skeleton.slots) {
         const a = slot.getAttachment();
         attachments[slot.data.name] = a ? a.name : null;
         colors[slot.data.name] = [slot.color.r, slot.color.g, slot.color.b, slot.color.a].map(round);
-        if (a instanceof spine.RegionAttachment) {
+        if (!atlas && a instanceof spine.RegionAttachment) {
           const v = new Array(8).fill(0);
           a.computeWorldVertices(slot, v, 0, 2);
           regions[slot.data.name] = v.map(round);
+          if (atlas) uvs[slot.data.name] = Array.from(a.uvs).map(round);
+        }
+        if (a instanceof spine.MeshAttachment) {
+          const v = new Array(a.worldVerticesLength).fill(0);
+          a.computeWorldVertices(slot, 0, a.worldVerticesLength, v, 0, 2);
+          meshes[slot.data.name] = v.map(round);
+          if (atlas) uvs[slot.data.name] = Array.from(a.uvs).map(round);
         }
       }
-      out.push({ animation: animation.name, time, bones, regions, attachments, colors, drawOrder });
+      out.push({ animation: animation.name, time, bones, regions, meshes, uvs, attachments, colors, drawOrder });
     }
   }
   return { runtime: `@esotericsoftware/spine-core ${version}`, poses: out };
+}
+
+// Page sizes, so a test can turn the texture coordinates (0..1 of the page) into pixels.
+function atlas_pages(text) {
+  return new spine.TextureAtlas(text).pages.map((p) => ({ name: p.name, width: p.width, height: p.height }));
 }
 
 const folder = process.argv[2];
@@ -91,7 +116,10 @@ if (!folder) {
 }
 for (const file of fs.readdirSync(folder).sort()) {
   if (!file.endsWith(".json") || file.endsWith(".expected.json")) continue;
-  const result = poses(fs.readFileSync(path.join(folder, file), "utf8"));
+  const atlasFile = path.join(folder, file.replace(/\.json$/, ".atlas"));
+  const atlasText = fs.existsSync(atlasFile) ? fs.readFileSync(atlasFile, "utf8") : null;
+  const result = poses(fs.readFileSync(path.join(folder, file), "utf8"), atlasText);
+  if (atlasText) result.atlas = { pages: atlas_pages(atlasText) };
   const target = path.join(folder, file.replace(/\.json$/, ".expected.json"));
   fs.writeFileSync(target, JSON.stringify(result) + "\n");
   console.log(`${file}: ${result.poses.length} poses -> ${path.basename(target)}`);

@@ -17,7 +17,7 @@ fn main() {
     let (min, max) = pose_bounds(&skeleton, &skeleton.setup);
     let camera = Camera::fit(min, max, 400, 400, 0.12);
     let options = RenderOptions { width: 400, height: 400, bones: true, ..Default::default() };
-    render(&skeleton, &skeleton.setup, Some(&texture), &camera, &options)
+    render(&skeleton, &skeleton.setup, std::slice::from_ref(&Some(texture.clone())), &camera, &options)
         .save_png("/tmp/gbot_setup.png")
         .unwrap();
     let mut backend = Skeleton2DPoseBackend::new(Arc::clone(&skeleton));
@@ -27,9 +27,15 @@ fn main() {
         let sample = ClipSample { clip: id, time: t, prev_time: t, weight: 1.0, layer: 0, looped: false };
         let layer = LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 };
         backend.apply(&[sample], &[layer]);
-        render(&skeleton, &backend.pose, Some(&texture), &camera, &RenderOptions { bones: false, ..options })
-            .save_png(format!("/tmp/gbot_{clip}.png"))
-            .unwrap();
+        render(
+            &skeleton,
+            &backend.pose,
+            std::slice::from_ref(&Some(texture.clone())),
+            &camera,
+            &RenderOptions { bones: false, ..options },
+        )
+        .save_png(format!("/tmp/gbot_{clip}.png"))
+        .unwrap();
     }
     println!(
         "bones {}, slots {}, clips {:?}",

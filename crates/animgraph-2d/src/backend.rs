@@ -5,6 +5,8 @@ use std::sync::Arc;
 use animgraph_runtime::core::ResolvedMasks;
 use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 
+use crate::attachment::SkinId;
+use crate::data::Curve;
 use crate::skeleton::{BoundClip, CHANNELS, Pose, ROTATION, Skeleton2D, sample_keys, shortest, stepped};
 
 /// A clip event fired by `apply`.
@@ -22,6 +24,9 @@ pub struct SkeletonEvent {
 
 /// Most clip events one `apply` records; more are dropped and counted.
 pub const MAX_EVENTS_PER_APPLY: usize = 64;
+
+/// Skins one character can combine.
+pub const MAX_SKINS: usize = 16;
 
 /// One bone's sums within a layer: the weighted deltas per channel, and its rotation samples as
 /// an anchor (the first value), the sum of weights and the weighted sum of shortest arcs from the
@@ -61,6 +66,10 @@ pub struct Skeleton2DPoseBackend {
     /// the pose and reset at the layer's end; nothing else is visited).
     touched: Vec<u16>,
     color_delta: Vec<[f32; 4]>,
+    /// The current layer's weighted deform deltas (same layout as `Pose::deform`).
+    deform_delta: Vec<f32>,
+    /// The skins chosen for this character (later ones win), then the default skin.
+    skins: Vec<SkinId>,
     masks: ResolvedMasks,
     events: Vec<SkeletonEvent>,
     events_dropped: usize,
@@ -79,6 +88,12 @@ impl Clone for Skeleton2DPoseBackend {
             // Empty between applies; a derived clone would drop the capacity and allocate.
             touched: Vec::with_capacity(self.sums.len()),
             color_delta: self.color_delta.clone(),
+            deform_delta: self.deform_delta.clone(),
+            skins: {
+                let mut skins = Vec::with_capacity(self.skins.capacity());
+                skins.extend_from_slice(&self.skins);
+                skins
+            },
             masks: self.masks.clone(),
             events,
             events_dropped: self.events_dropped,
@@ -96,11 +111,39 @@ impl Skeleton2DPoseBackend {
             sums: vec![BoneSums::EMPTY; bones],
             touched: Vec::with_capacity(bones),
             color_delta: vec![[0.0; 4]; slots],
+            deform_delta: vec![0.0; skeleton.setup.deform.len()],
+            skins: Vec::with_capacity(MAX_SKINS),
             masks: ResolvedMasks::default(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
             events_dropped: 0,
             skeleton,
         }
+    }
+
+    /// Chooses the skins this character shows (mix and match: later skins win for an
+    /// attachment name they share; names none of them has come from the default skin). Takes
+    /// effect at the next `apply`; at most [`MAX_SKINS`] (more are ignored, and counted in the
+    /// returned value). Allocates nothing.
+    pub fn set_skins(&mut self, skins: &[SkinId]) -> usize {
+        self.skins.clear();
+        let known = self.skeleton.skins.names.len();
+        for s in skins.iter().filter(|s| (s.0 as usize) < known).take(MAX_SKINS) {
+            self.skins.push(*s);
+        }
+        skins.len() - self.skins.len()
+    }
+
+    /// Chooses skins by name (tools; a game resolves [`SkinId`]s once with
+    /// `skeleton().skins.find`). Unknown names are returned.
+    pub fn set_skins_by_name(&mut self, names: &[&str]) -> Vec<String> {
+        let ids: Vec<SkinId> = names.iter().filter_map(|n| self.skeleton.skins.find(n)).collect();
+        self.set_skins(&ids);
+        names.iter().filter(|n| self.skeleton.skins.find(n).is_none()).map(|n| n.to_string()).collect()
+    }
+
+    /// The chosen skins.
+    pub fn skins(&self) -> &[SkinId] {
+        &self.skins
     }
 
     /// The skeleton.
@@ -197,7 +240,8 @@ impl PoseBackend for Skeleton2DPoseBackend {
             pose.channels[c].copy_from_slice(&setup.channels[c]);
         }
         pose.colors.copy_from_slice(&setup.colors);
-        pose.attachments.copy_from_slice(&setup.attachments);
+        pose.attachment_keys.copy_from_slice(&setup.attachment_keys);
+        pose.deform.fill(0.0);
         pose.draw_order.copy_from_slice(&setup.draw_order);
         pose.ik.copy_from_slice(&setup.ik);
         self.events.clear();
@@ -215,6 +259,13 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 .any(|s| skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.colors.is_empty()));
             if layer_keys_colors {
                 self.color_delta.fill([0.0; 4]);
+            }
+            let layer_deforms = samples
+                .iter()
+                .filter(|s| s.layer as usize == l)
+                .any(|s| skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.deform.is_empty()));
+            if layer_deforms {
+                self.deform_delta.fill(0.0);
             }
             let mut heaviest: Option<&ClipSample> = None;
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
@@ -259,6 +310,22 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         self.color_delta[s][k] += w * (value - reference);
                     }
                 }
+                for d in &clip.deform {
+                    if mask.is_some_and(|m| !m[skeleton.slot_bones[d.slot as usize] as usize]) {
+                        continue;
+                    }
+                    let range = skeleton.deform_range(d.deform);
+                    let (a, b, f) = deform_segment(d, sample.time);
+                    let len = range.len();
+                    let (ra, rb) = (&d.values[a * len..(a + 1) * len], &d.values[b * len..(b + 1) * len]);
+                    let below = &pose.deform[range.clone()];
+                    for (k, delta) in self.deform_delta[range].iter_mut().enumerate() {
+                        let value = ra[k] + (rb[k] - ra[k]) * f;
+                        // Setup offsets are 0: an additive layer adds the keyed offsets.
+                        let reference = if additive { 0.0 } else { below[k] };
+                        *delta += w * (value - reference);
+                    }
+                }
                 if heaviest.is_none_or(|h| w > h.weight) {
                     heaviest = Some(sample);
                 }
@@ -289,6 +356,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     }
                 }
             }
+            if layer_deforms {
+                for (offset, delta) in pose.deform.iter_mut().zip(&self.deform_delta) {
+                    *offset += info.weight * delta;
+                }
+            }
             // Discrete values: the heaviest sample of the highest layer weighing at least 0.5.
             if info.weight >= 0.5 {
                 if let Some(sample) = heaviest {
@@ -299,7 +371,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
                             continue;
                         }
                         if let Some(a) = stepped(keys, sample.time) {
-                            pose.attachments[s] = *a;
+                            pose.attachment_keys[s] = *a;
                         }
                     }
                     if let Some(order) = stepped(&clip.draw_order, sample.time) {
@@ -313,8 +385,32 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 }
             }
         }
+        skeleton.resolve_attachments(pose, &self.skins);
         skeleton.update_world(pose);
     }
+}
+
+/// Where a deform timeline is at `time`: the two keys around it and the fraction between them
+/// by the earlier key's curve (before the first key, the first; after the last, the last).
+fn deform_segment(d: &crate::skeleton::BoundDeform, time: f32) -> (usize, usize, f32) {
+    let n = d.times.len();
+    let next = d.times.partition_point(|t| *t <= time);
+    if next == 0 {
+        return (0, 0, 0.0);
+    }
+    if next >= n {
+        return (n - 1, n - 1, 0.0);
+    }
+    let (a, b) = (next - 1, next);
+    let span = d.times[b] - d.times[a];
+    let u = if span > 0.0 { (time - d.times[a]) / span } else { 1.0 };
+    let f = match d.curves[a] {
+        Curve::Linear => u,
+        Curve::Stepped => 0.0,
+        Curve::Bezier(c) => crate::skeleton::bezier(c, u),
+        Curve::SpineBezier(c) => crate::skeleton::spine_bezier(c, u),
+    };
+    (a, b, f)
 }
 
 impl animgraph_runtime::BackendNames for Skeleton2DPoseBackend {

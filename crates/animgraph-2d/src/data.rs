@@ -194,6 +194,12 @@ fn is_zero(v: &f32) -> bool {
 fn is_one(v: &f32) -> bool {
     *v == 1.0
 }
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+fn is_true(v: &bool) -> bool {
+    *v
+}
 fn is_white(c: &[f32; 4]) -> bool {
     *c == [1.0; 4]
 }
@@ -285,6 +291,30 @@ pub struct SlotData {
     /// RGBA tint, 0..1.
     #[serde(default = "white", skip_serializing_if = "is_white")]
     pub color: [f32; 4],
+    /// How it is drawn over what is below.
+    #[serde(default, skip_serializing_if = "BlendMode::is_normal")]
+    pub blend: BlendMode,
+}
+
+/// How a slot's pixels combine with what is drawn below (Spine's blend modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BlendMode {
+    /// Over.
+    #[default]
+    Normal,
+    /// Added (light).
+    Additive,
+    /// Multiplied (shade).
+    Multiply,
+    /// Screened.
+    Screen,
+}
+
+impl BlendMode {
+    fn is_normal(&self) -> bool {
+        *self == BlendMode::Normal
+    }
 }
 
 /// What an attachment draws.
@@ -307,9 +337,10 @@ pub enum AttachmentKind {
         width: f32,
         /// Size.
         height: f32,
-        /// Texture region `[x, y, width, height]` in pixels; `None` draws a flat colour.
+        /// What it shows: a rectangle `[x, y, width, height]` of the texture in pixels, or the
+        /// name of an atlas region; `None` draws a flat colour.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        region: Option<[f32; 4]>,
+        region: Option<RegionRef>,
     },
     /// A textured polygon: vertices in bone space, texture coordinates in pixels, triangles.
     #[serde(rename_all = "camelCase")]
@@ -321,6 +352,136 @@ pub enum AttachmentKind {
         /// Vertex index triples.
         triangles: Vec<[u16; 3]>,
     },
+    /// A mesh, Spine's and Godot's deformable attachment. Either `vertices` (unweighted, in the
+    /// slot bone's space) or `weights` (each vertex a list of `[bone, x, y, weight]`, positions
+    /// in that bone's space, weights summing to 1). Deform timelines offset `vertices` (one x, y
+    /// per vertex) or each influence's position (one x, y per `[bone, x, y, weight]` entry), as
+    /// Spine's do.
+    #[serde(rename_all = "camelCase")]
+    Mesh {
+        /// Unweighted vertices (empty when weighted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        vertices: Vec<[f32; 2]>,
+        /// Weighted vertices (empty when unweighted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        weights: Vec<Vec<Influence>>,
+        /// Texture coordinates, one per vertex: 0..1 over `region` when it names an atlas
+        /// region (Spine's region UVs), else pixels of the texture.
+        uvs: Vec<[f32; 2]>,
+        /// Vertex index triples.
+        triangles: Vec<[u16; 3]>,
+        /// The first `hull` vertices are the outline (for tools).
+        #[serde(default, skip_serializing_if = "is_zero_u32")]
+        hull: u32,
+        /// Edges drawn by editing tools (vertex index pairs).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        edges: Vec<[u16; 2]>,
+        /// The atlas region (or texture rectangle) the UVs are relative to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        region: Option<RegionRef>,
+    },
+    /// A mesh sharing another mesh's geometry (vertices, weights, triangles and UVs) with a
+    /// region of its own; with `deform` (the default) it also plays the parent's deform keys.
+    #[serde(rename_all = "camelCase")]
+    LinkedMesh {
+        /// The mesh attachment (same slot) whose geometry it uses.
+        parent: String,
+        /// The parent's skin (`None`: the default skin, as in Spine).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        parent_skin: Option<String>,
+        /// Plays the parent's deform keys (Spine's `timelines`).
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        deform: bool,
+        /// The atlas region (or texture rectangle) it shows.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        region: Option<RegionRef>,
+    },
+}
+
+/// One influence of a weighted mesh vertex: `[bone, x, y, weight]`, the position in that bone's
+/// space.
+pub type Influence = (String, f32, f32, f32);
+
+/// What part of the image an attachment shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RegionRef {
+    /// `[x, y, width, height]` of the skeleton's `texture`, in pixels.
+    Rect([f32; 4]),
+    /// A region of the skeleton's `atlas`, by name.
+    Named(String),
+}
+
+/// A texture atlas: images (pages) and named regions packed into them, as Spine's `.atlas`.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AtlasData {
+    /// The images.
+    pub pages: Vec<AtlasPage>,
+    /// The regions.
+    pub regions: Vec<AtlasRegion>,
+}
+
+/// One atlas image.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AtlasPage {
+    /// Image file, relative to the `.mskel` file.
+    pub image: String,
+    /// Size in pixels (the size the regions were packed for).
+    pub width: u32,
+    /// Size in pixels.
+    pub height: u32,
+    /// Colours are premultiplied by alpha.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pma: bool,
+}
+
+/// A named rectangle of a page. Whitespace stripping: the packed pixels are `width x height`,
+/// placed at `offset` (from the bottom-left, Spine's convention) inside the original
+/// `original_width x original_height` image. `rotate` 90 means the pixels are stored turned 90
+/// degrees (`height x width` on the page; the image's top-left at the page's bottom-left, as
+/// Spine's packer stores it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AtlasRegion {
+    /// Unique name.
+    pub name: String,
+    /// Page index.
+    #[serde(default)]
+    pub page: u16,
+    /// Position on the page (pixels, y down).
+    pub x: f32,
+    /// Position on the page.
+    pub y: f32,
+    /// Packed size (before rotation on the page).
+    pub width: f32,
+    /// Packed size.
+    pub height: f32,
+    /// Degrees the pixels are stored turned by (0 or 90).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotate: f32,
+    /// Stripped whitespace left of the packed pixels.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_x: f32,
+    /// Stripped whitespace below the packed pixels.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_y: f32,
+    /// Size before stripping (0: the packed size).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub original_width: f32,
+    /// Size before stripping (0: the packed size).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub original_height: f32,
+}
+
+impl AtlasRegion {
+    /// The size before stripping.
+    pub fn original(&self) -> (f32, f32) {
+        let w = if self.original_width > 0.0 { self.original_width } else { self.width };
+        let h = if self.original_height > 0.0 { self.original_height } else { self.height };
+        (w, h)
+    }
 }
 
 /// An attachment: what a slot can show.
@@ -329,8 +490,12 @@ pub enum AttachmentKind {
 pub struct AttachmentData {
     /// The slot it belongs to.
     pub slot: String,
-    /// Its name (unique within the slot).
+    /// Its name (unique within the slot and skin).
     pub name: String,
+    /// The skin it belongs to (`None`: the default skin, always shown where the chosen skins
+    /// have no attachment of that name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skin: Option<String>,
     /// RGBA multiplied with the slot colour.
     #[serde(default = "white", skip_serializing_if = "is_white")]
     pub color: [f32; 4],
@@ -635,6 +800,74 @@ pub struct ClipData {
     /// Per IK constraint.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ik: BTreeMap<String, Vec<IkKey>>,
+    /// Mesh deform timelines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deform: Vec<DeformTimeline>,
+}
+
+/// A mesh's deform timeline: vertex offsets from its setup positions over time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeformTimeline {
+    /// The slot.
+    pub slot: String,
+    /// The mesh attachment (a linked mesh with `deform` plays its parent's).
+    pub attachment: String,
+    /// The attachment's skin (`None`: the default skin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skin: Option<String>,
+    /// Keys in time order.
+    pub keys: Vec<DeformKey>,
+}
+
+/// One deform key: offsets `vertices` starting at float `offset` (x, y pairs; the rest are 0),
+/// and the curve to the next key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeformKey {
+    /// Seconds.
+    pub time: f32,
+    /// Index of the first float given.
+    pub offset: u32,
+    /// Offsets (x, y, x, y, ...) from the setup positions.
+    pub vertices: Vec<f32>,
+    /// Curve to the next key.
+    pub curve: Curve,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DeformKeyObject {
+    time: f32,
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    offset: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    vertices: Vec<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    curve: Option<Json>,
+}
+
+impl Serialize for DeformKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        DeformKeyObject {
+            time: self.time,
+            offset: self.offset,
+            vertices: self.vertices.clone(),
+            curve: curve_to_json(self.curve),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for DeformKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let o = DeformKeyObject::deserialize(d)?;
+        Ok(DeformKey {
+            time: o.time,
+            offset: o.offset,
+            vertices: o.vertices,
+            curve: curve_from_json(o.curve).map_err(serde::de::Error::custom)?,
+        })
+    }
 }
 
 /// A 2D skeleton with its clips: the contents of a `.mskel` file.
@@ -649,7 +882,10 @@ pub struct Skeleton2DData {
     /// Slots, in setup draw order.
     #[serde(default)]
     pub slots: Vec<SlotData>,
-    /// Attachments.
+    /// Texture atlas (pages and named regions), instead of or beside `texture`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atlas: Option<AtlasData>,
+    /// Attachments, of every skin.
     #[serde(default)]
     pub attachments: Vec<AttachmentData>,
     /// IK constraints, applied in order.
@@ -873,6 +1109,28 @@ impl Skeleton2DData {
         let bone = |name: &str| first.contains_key(name);
         let slot = |name: &str| slot_names.contains(name);
         let attachment = |slot: &str, name: &str| attachment_names.contains(&(slot, name));
+        let mut attachment_seen = std::collections::HashMap::new();
+        let region_names: std::collections::HashSet<&str> =
+            self.atlas.iter().flat_map(|a| &a.regions).map(|r| r.name.as_str()).collect();
+        let has_atlas = self.atlas.is_some();
+        let check_region = |issues_ref: &mut Vec<SkeletonIssue>, path: String, region: Option<&RegionRef>| {
+            match region {
+                Some(RegionRef::Named(name)) if !region_names.contains(name.as_str()) => {
+                    let message = if has_atlas {
+                        format!("no atlas region \"{name}\"; name a region of the atlas")
+                    } else {
+                        format!(
+                            "names region \"{name}\" but the skeleton has no atlas; add one or give [x, y, w, h]"
+                        )
+                    };
+                    issue(issues_ref, path, message);
+                }
+                Some(RegionRef::Rect(r)) if !finite(r) => {
+                    issue(issues_ref, path, "has a NaN or infinite number".into());
+                }
+                _ => {}
+            }
+        };
         let mut slots_seen = std::collections::HashSet::new();
         for (i, s) in self.slots.iter().enumerate() {
             if !bone(&s.bone) {
@@ -903,8 +1161,8 @@ impl Skeleton2DData {
                 issue(issues_ref, format!("attachments[{i}].slot"), format!("no slot \"{}\"", a.slot));
             }
             match &a.kind {
-                AttachmentKind::Region { x, y, rotation, width, height, region } => {
-                    if !finite(&[*x, *y, *rotation, *width, *height]) || region.is_some_and(|r| !finite(&r)) {
+                AttachmentKind::Region { x, y, rotation, width, height, .. } => {
+                    if !finite(&[*x, *y, *rotation, *width, *height]) {
                         issue(issues_ref, format!("attachments[{i}]"), "has a NaN or infinite number".into());
                     }
                 }
@@ -932,6 +1190,160 @@ impl Skeleton2DData {
                     if !vertices.iter().chain(uvs).all(|v| finite(v)) {
                         issue(issues_ref, format!("attachments[{i}]"), "has a NaN or infinite number".into());
                     }
+                }
+                AttachmentKind::Mesh { vertices, weights, uvs, triangles, hull, edges, region } => {
+                    let at = |rest: &str| format!("attachments[{i}]{rest}");
+                    let count = if weights.is_empty() { vertices.len() } else { weights.len() };
+                    if !vertices.is_empty() && !weights.is_empty() {
+                        issue(
+                            issues_ref,
+                            at(".weights"),
+                            "a mesh has vertices or weights, not both; keep one".into(),
+                        );
+                    }
+                    if count > u16::MAX as usize {
+                        issue(issues_ref, at(""), format!("has {count} vertices, more than {}", u16::MAX));
+                    }
+                    if uvs.len() != count {
+                        issue(
+                            issues_ref,
+                            at(".uvs"),
+                            format!("has {} entries for {count} vertices; give one per vertex", uvs.len()),
+                        );
+                    }
+                    if let Some(t) = triangles.iter().position(|t| t.iter().any(|&v| v as usize >= count)) {
+                        issue(
+                            issues_ref,
+                            at(&format!(".triangles[{t}]")),
+                            "names a vertex that does not exist".into(),
+                        );
+                    }
+                    if let Some(e) = edges.iter().position(|e| e.iter().any(|&v| v as usize >= count)) {
+                        issue(
+                            issues_ref,
+                            at(&format!(".edges[{e}]")),
+                            "names a vertex that does not exist".into(),
+                        );
+                    }
+                    if *hull as usize > count {
+                        issue(issues_ref, at(".hull"), format!("is {hull}, more than the {count} vertices"));
+                    }
+                    for (v, influences) in weights.iter().enumerate() {
+                        if influences.is_empty() {
+                            issue(
+                                issues_ref,
+                                at(&format!(".weights[{v}]")),
+                                "is empty; give at least one [bone, x, y, weight]".into(),
+                            );
+                        }
+                        for (k, (b, x, y, w)) in influences.iter().enumerate() {
+                            if !bone(b) {
+                                issue(
+                                    issues_ref,
+                                    at(&format!(".weights[{v}][{k}]")),
+                                    format!("no bone \"{b}\""),
+                                );
+                            }
+                            if !finite(&[*x, *y, *w]) {
+                                issue(
+                                    issues_ref,
+                                    at(&format!(".weights[{v}][{k}]")),
+                                    "has a NaN or infinite number".into(),
+                                );
+                            }
+                        }
+                    }
+                    if !vertices.iter().chain(uvs).all(|v| finite(v)) {
+                        issue(issues_ref, at(""), "has a NaN or infinite number".into());
+                    }
+                    check_region(issues_ref, at(".region"), region.as_ref());
+                }
+                AttachmentKind::LinkedMesh { parent, parent_skin, region, .. } => {
+                    let found = self
+                        .attachments
+                        .iter()
+                        .find(|p| p.slot == a.slot && &p.name == parent && p.skin == *parent_skin);
+                    match found.map(|p| &p.kind) {
+                        Some(AttachmentKind::Mesh { .. }) => {}
+                        Some(_) => issue(
+                            issues_ref,
+                            format!("attachments[{i}].parent"),
+                            format!("\"{parent}\" is not a mesh; a linked mesh's parent is a mesh"),
+                        ),
+                        None => issue(
+                            issues_ref,
+                            format!("attachments[{i}].parent"),
+                            format!("slot \"{}\" has no mesh \"{parent}\" in that skin", a.slot),
+                        ),
+                    }
+                    check_region(issues_ref, format!("attachments[{i}].region"), region.as_ref());
+                }
+            }
+            if let AttachmentKind::Region { region, .. } = &a.kind {
+                check_region(issues_ref, format!("attachments[{i}].region"), region.as_ref());
+            }
+            if a.skin.as_ref().is_some_and(|s| s.is_empty() || s == "default") {
+                issue(
+                    issues_ref,
+                    format!("attachments[{i}].skin"),
+                    "names the default skin; leave skin out for the default skin".into(),
+                );
+            }
+            if let Some(previous) =
+                attachment_seen.insert((a.skin.as_deref(), a.slot.as_str(), a.name.as_str()), i)
+            {
+                issue(
+                    issues_ref,
+                    format!("attachments[{i}].name"),
+                    format!(
+                        "\"{}\" repeats attachments[{previous}] in slot \"{}\"; names are unique per slot and skin",
+                        a.name, a.slot
+                    ),
+                );
+            }
+        }
+        if let Some(atlas) = &self.atlas {
+            let mut names = std::collections::HashSet::new();
+            if atlas.pages.len() > u16::MAX as usize || atlas.regions.len() > u16::MAX as usize {
+                issue(issues_ref, "atlas".into(), format!("has more than {} pages or regions", u16::MAX));
+            }
+            for (p, page) in atlas.pages.iter().enumerate() {
+                if page.width == 0 || page.height == 0 || page.width > 65_536 || page.height > 65_536 {
+                    issue(
+                        issues_ref,
+                        format!("atlas.pages[{p}]"),
+                        format!("is {}x{}; a page is 1 to 65536 pixels each way", page.width, page.height),
+                    );
+                }
+            }
+            for (r, region) in atlas.regions.iter().enumerate() {
+                if !names.insert(region.name.as_str()) {
+                    issue(
+                        issues_ref,
+                        format!("atlas.regions[{r}].name"),
+                        format!("\"{}\" repeats; region names are unique", region.name),
+                    );
+                }
+                if region.page as usize >= atlas.pages.len() {
+                    issue(
+                        issues_ref,
+                        format!("atlas.regions[{r}].page"),
+                        format!("is {}; the atlas has {} pages", region.page, atlas.pages.len()),
+                    );
+                }
+                let numbers = [
+                    region.x,
+                    region.y,
+                    region.width,
+                    region.height,
+                    region.rotate,
+                    region.offset_x,
+                    region.offset_y,
+                    region.original_width,
+                    region.original_height,
+                ];
+                if !finite(&numbers) {
+                    issue(issues_ref, format!("atlas.regions[{r}]"), "has a NaN or infinite number".into());
                 }
             }
         }

@@ -639,60 +639,99 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
                 }
             }
         }
-        // Each piece goes to its heaviest bone; pieces of one bone form one attachment.
-        let mut groups: Vec<(usize, Vec<Vec<usize>>)> = Vec::new();
-        for piece in pieces {
-            let bone = weights
+        // One weighted mesh per part, as Godot skins it: per vertex its bones' weights,
+        // normalised (Godot keeps the 4 heaviest); positions in each bone's rest space.
+        let mut influences: Vec<Vec<(usize, f64)>> = (0..polygon.len())
+            .map(|i| {
+                let mut list: Vec<(usize, f64)> = weights
+                    .iter()
+                    .map(|(b, w)| (*b, w.get(i).copied().unwrap_or(0.0)))
+                    .filter(|(_, w)| *w > 0.0)
+                    .collect();
+                list.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                list.truncate(4);
+                let total: f64 = list.iter().map(|(_, w)| w).sum();
+                list.iter_mut().for_each(|(_, w)| *w /= total);
+                list
+            })
+            .collect();
+        // The part's bone: the heaviest overall (its slot follows it).
+        let mut totals = vec![0.0f64; bones.len()];
+        for list in &influences {
+            for (b, w) in list {
+                totals[*b] += w;
+            }
+        }
+        let bone = totals
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
+            .map_or(0, |(b, _)| b);
+        if totals.iter().all(|t| *t == 0.0) && !weights.is_empty() {
+            warnings.push(format!(
+                "line {}: part {part} has no bone weights; attached to {}",
+                node.line, bones[0].name
+            ));
+        }
+        let unpainted = influences.iter().filter(|l| l.is_empty()).count();
+        if unpainted > 0 && totals.iter().any(|t| *t > 0.0) {
+            warnings.push(format!(
+                "line {}: {unpainted} vertices of part {part} have no bone weights; they follow {}",
+                node.line, bones[bone].name
+            ));
+        }
+        for list in &mut influences {
+            if list.is_empty() {
+                list.push((bone, 1.0));
+            }
+        }
+        let mut triangles = Vec::new();
+        for piece in &pieces {
+            for t in triangulate(piece, &|i| polygon[i]) {
+                triangles.push([t[0] as u16, t[1] as u16, t[2] as u16]);
+            }
+        }
+        let rigid = influences.iter().all(|l| l.len() == 1 && l[0].0 == bone);
+        let at = |b: usize, i: usize| rest_world[b].inverse().transform_point2(offset + polygon[i]);
+        let (vertices, weighted) = if rigid {
+            ((0..polygon.len()).map(|i| at(bone, i).to_array()).collect(), Vec::new())
+        } else {
+            let weighted = influences
                 .iter()
-                .map(|(b, w)| (*b, piece.iter().map(|&i| w.get(i).copied().unwrap_or(0.0)).sum::<f64>()))
-                .filter(|(_, total)| *total > 0.0)
-                .max_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|(b, _)| b);
-            let bone = match bone {
-                Some(b) => b,
-                None => {
-                    warnings.push(format!(
-                        "line {}: a piece of part {part} has no bone weights; attached to {}",
-                        node.line, bones[0].name
-                    ));
-                    0
-                }
-            };
-            match groups.iter_mut().find(|(b, _)| *b == bone) {
-                Some((_, list)) => list.push(piece),
-                None => groups.push((bone, vec![piece])),
-            }
-        }
-        let single = groups.len() == 1;
-        for (bone, group) in groups {
-            let slot = if single { part.clone() } else { format!("{part}/{}", bones[bone].name) };
-            let to_bone = rest_world[bone].inverse();
-            let mut used: Vec<usize> = group.iter().flatten().copied().collect();
-            used.sort_unstable();
-            used.dedup();
-            let local = |i: usize| used.iter().position(|&u| u == i).expect("used") as u16;
-            let mut triangles = Vec::new();
-            for piece in &group {
-                for t in triangulate(piece, &|i| polygon[i]) {
-                    triangles.push([local(t[0]), local(t[1]), local(t[2])]);
-                }
-            }
-            let vertices =
-                used.iter().map(|&i| to_bone.transform_point2(offset + polygon[i]).to_array()).collect();
-            let uvs = used.iter().map(|&i| uv[i].to_array()).collect();
-            slots.push(SlotData {
-                name: slot.clone(),
-                bone: bones[bone].name.clone(),
-                attachment: Some(slot.clone()),
-                color: [1.0; 4],
-            });
-            attachments.push(AttachmentData {
-                slot: slot.clone(),
-                name: slot,
-                color: [1.0; 4],
-                kind: AttachmentKind::Polygon { vertices, uvs, triangles },
-            });
-        }
+                .enumerate()
+                .map(|(i, list)| {
+                    list.iter()
+                        .map(|&(b, w)| {
+                            let p = at(b, i);
+                            (bones[b].name.clone(), p.x, p.y, w as f32)
+                        })
+                        .collect()
+                })
+                .collect();
+            (Vec::new(), weighted)
+        };
+        slots.push(SlotData {
+            name: part.clone(),
+            bone: bones[bone].name.clone(),
+            attachment: Some(part.clone()),
+            color: [1.0; 4],
+            blend: Default::default(),
+        });
+        attachments.push(AttachmentData {
+            slot: part.clone(),
+            name: part.clone(),
+            skin: None,
+            color: [1.0; 4],
+            kind: AttachmentKind::Mesh {
+                vertices,
+                weights: weighted,
+                uvs: uv.iter().map(|v| v.to_array()).collect(),
+                triangles,
+                hull: 0,
+                edges: Vec::new(),
+                region: None,
+            },
+        });
     }
 
     // Animations, named by the AnimationLibrary.
@@ -825,6 +864,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
     Ok(Imported {
         data: Skeleton2DData {
             texture,
+            atlas: None,
             bones,
             slots,
             attachments,

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod animated;
+pub mod attachment;
 pub mod backend;
 pub mod data;
 pub mod godot;
@@ -15,6 +16,7 @@ pub mod skeleton;
 pub mod spine;
 
 pub use animated::{AnimatedSkeleton2D, animated_2d};
+pub use attachment::{Geometry, SkinId, Vertices, WorldVertices};
 pub use backend::{Skeleton2DPoseBackend, SkeletonEvent};
 pub use data::{Skeleton2DData, SkeletonError};
 pub use skeleton::{Pose, Skeleton2D};

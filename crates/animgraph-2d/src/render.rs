@@ -13,7 +13,7 @@ use tiny_skia::{
     Color, FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, SpreadMode, Stroke, Transform,
 };
 
-use crate::data::AttachmentKind;
+use crate::data::BlendMode;
 use crate::skeleton::{Pose, Skeleton2D};
 
 /// Where the skeleton's space lands on the image.
@@ -65,42 +65,117 @@ impl Default for RenderOptions {
     }
 }
 
-/// The world-space corners of every attachment a pose shows (for framing a camera).
+/// The world-space bounds of everything a pose draws (the bones' origins when it draws
+/// nothing), for framing a camera.
 pub fn pose_bounds(skeleton: &Skeleton2D, pose: &Pose) -> (Vec2, Vec2) {
     let mut min = Vec2::splat(f32::MAX);
     let mut max = Vec2::splat(f32::MIN);
-    let mut add = |p: Vec2| {
-        min = min.min(p);
-        max = max.max(p);
-    };
+    let mut vertices = Vec::new();
     for (slot, attachment) in pose.attachments.iter().enumerate() {
         let Some(a) = attachment else { continue };
-        let world = pose.world[skeleton.slot_bones[slot] as usize];
-        for v in attachment_corners(&skeleton.attachments[*a as usize].kind) {
-            add(world.transform_point2(v));
+        let alpha = pose.colors[slot][3] * skeleton.attachments[*a as usize].color[3];
+        if alpha <= 0.0 {
+            continue;
+        }
+        world_vertices(skeleton, pose, slot, *a as usize, &mut vertices);
+        for p in &vertices {
+            min = min.min(*p);
+            max = max.max(*p);
         }
     }
-    for w in &pose.world {
-        add(w.translation);
+    if min.x > max.x {
+        for w in &pose.world {
+            min = min.min(w.translation);
+            max = max.max(w.translation);
+        }
     }
     (min, max)
 }
 
-/// An attachment's outline in its bone's space: a region's four corners, a polygon's vertices.
-pub fn attachment_corners(kind: &AttachmentKind) -> Vec<Vec2> {
-    match kind {
-        AttachmentKind::Polygon { vertices, .. } => vertices.iter().map(|v| Vec2::from_array(*v)).collect(),
-        AttachmentKind::Region { x, y, rotation, width, height, .. } => {
-            region_quad(*x, *y, *rotation, *width, *height).to_vec()
-        }
+fn world_vertices(skeleton: &Skeleton2D, pose: &Pose, slot: usize, attachment: usize, out: &mut Vec<Vec2>) {
+    out.clear();
+    out.resize(skeleton.geometry[attachment].vertices.len(), Vec2::ZERO);
+    skeleton.world_vertices(pose, slot, attachment, out);
+}
+
+/// An attachment's setup outline in its slot bone's space: a region's four corners (whitespace
+/// stripping applied), a polygon's or unweighted mesh's vertices (a weighted mesh's are in
+/// several bones' spaces: empty).
+pub fn attachment_corners(skeleton: &Skeleton2D, attachment: usize) -> Vec<Vec2> {
+    match &skeleton.geometry[attachment].vertices {
+        crate::attachment::Vertices::Rigid(v) => v.clone(),
+        crate::attachment::Vertices::Weighted { .. } => Vec::new(),
     }
 }
 
-fn region_quad(x: f32, y: f32, rotation: f32, width: f32, height: f32) -> [Vec2; 4] {
-    let local = Affine2::from_angle_translation(rotation.to_radians(), Vec2::new(x, y));
-    let (hw, hh) = (width * 0.5, height * 0.5);
-    [Vec2::new(-hw, -hh), Vec2::new(hw, -hh), Vec2::new(hw, hh), Vec2::new(-hw, hh)]
-        .map(|p| local.transform_point2(p))
+/// The images of a skeleton: per atlas page (or its one `texture` as page 0), `None` where
+/// an image is missing (those attachments draw flat).
+pub type Textures = Vec<Option<Pixmap>>;
+
+/// Loads a skeleton's images from `folder` (the `.mskel`'s): its atlas pages, or its `texture`.
+/// Paths stay inside the folder; files are regular and at most 256 MiB. Premultiplied pages
+/// are read as stored. Returns the images and a warning per image that did not load.
+pub fn load_textures(data: &crate::Skeleton2DData, folder: &std::path::Path) -> (Textures, Vec<String>) {
+    let pages: Vec<(String, bool)> = match &data.atlas {
+        Some(atlas) => atlas.pages.iter().map(|p| (p.image.clone(), p.pma)).collect(),
+        None => data.texture.iter().map(|t| (t.clone(), false)).collect(),
+    };
+    let mut warnings = Vec::new();
+    let textures = pages
+        .iter()
+        .map(|(image, pma)| {
+            let loaded = animgraph_runtime::files::resolve_inside(folder, std::path::Path::new(image))
+                .and_then(|file| {
+                    let bytes = animgraph_runtime::files::read_bounded(&file, 256 << 20)
+                        .map_err(|e| e.to_string())?;
+                    if *pma {
+                        decode_premultiplied(&bytes)
+                    } else {
+                        Pixmap::decode_png(&bytes).map_err(|e| e.to_string())
+                    }
+                });
+            match loaded {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    warnings.push(format!("cannot load texture \"{image}\": {e}; drawing flat parts"));
+                    None
+                }
+            }
+        })
+        .collect();
+    (textures, warnings)
+}
+
+/// A PNG whose colours are already multiplied by alpha (Spine's "premultiplied alpha" pages),
+/// kept as stored (decoding it as straight alpha would multiply twice and darken edges).
+pub fn decode_premultiplied(bytes: &[u8]) -> Result<Pixmap, String> {
+    let mut decoder = png::Decoder::new(bytes);
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let (width, height) = (reader.info().width, reader.info().height);
+    if u64::from(width) * u64::from(height) > 1 << 28 {
+        return Err(format!("{width}x{height} is too large"));
+    }
+    let mut buffer = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut buffer).map_err(|e| e.to_string())?;
+    let mut pixmap = Pixmap::new(width, height).ok_or("empty image")?;
+    let channels = frame.color_type.samples();
+    let stride = frame.line_size;
+    for (y, row) in buffer.chunks(stride).take(height as usize).enumerate() {
+        for x in 0..width as usize {
+            let p = &row[x * channels..(x + 1) * channels];
+            let (r, g, b, a) = match channels {
+                1 => (p[0], p[0], p[0], 255),
+                2 => (p[0], p[0], p[0], p[1]),
+                3 => (p[0], p[1], p[2], 255),
+                _ => (p[0], p[1], p[2], p[3]),
+            };
+            let c = tiny_skia::PremultipliedColorU8::from_rgba(r.min(a), g.min(a), b.min(a), a)
+                .unwrap_or(tiny_skia::PremultipliedColorU8::TRANSPARENT);
+            pixmap.pixels_mut()[y * width as usize + x] = c;
+        }
+    }
+    Ok(pixmap)
 }
 
 fn to_skia(a: Affine2) -> Transform {
@@ -124,11 +199,12 @@ fn color(c: [f32; 4]) -> Color {
         .unwrap_or(Color::BLACK)
 }
 
-/// Draws a pose. `texture` is the skeleton's image (attachments draw flat grey without one).
+/// Draws a pose. `textures` are the skeleton's images by page ([`load_textures`]); an
+/// attachment whose page is missing draws flat grey.
 pub fn render(
     skeleton: &Skeleton2D,
     pose: &Pose,
-    texture: Option<&Pixmap>,
+    textures: &[Option<Pixmap>],
     camera: &Camera,
     options: &RenderOptions,
 ) -> Pixmap {
@@ -137,22 +213,25 @@ pub fn render(
     let mut canvas = Pixmap::new(w * ss, h * ss).expect("non-zero size");
     canvas.fill(color(options.background));
     let view = Affine2::from_scale(Vec2::splat(ss as f32)) * camera.view;
-    let texture_size = texture.map(|t| Vec2::new(t.width() as f32, t.height() as f32));
-    // Tinted copies of the texture, one per distinct RGB tint in this picture.
-    let mut tinted: Vec<([u8; 3], Pixmap)> = Vec::new();
+    // Tinted copies of the pages, one per distinct page and RGB tint in this picture.
+    let mut tinted: Vec<(u16, [u8; 3], Pixmap)> = Vec::new();
+    let mut vertices = Vec::new();
     for &slot in &pose.draw_order {
         let slot = slot as usize;
         let Some(a) = pose.attachments[slot] else { continue };
         let attachment = &skeleton.attachments[a as usize];
+        let geometry = &skeleton.geometry[a as usize];
         let tint: [f32; 4] = std::array::from_fn(|i| pose.colors[slot][i] * attachment.color[i]);
         let alpha = tint[3];
         if alpha <= 0.0 {
             continue;
         }
         let key = [0, 1, 2].map(|i| (tint[i].clamp(0.0, 1.0) * 255.0).round() as u8);
-        let texture = match texture {
+        let page = geometry.page;
+        let texture = match page.and_then(|p| textures.get(p as usize)).and_then(Option::as_ref) {
             Some(t) if key != [255; 3] => {
-                if !tinted.iter().any(|(k, _)| *k == key) {
+                let p = page.unwrap_or(0);
+                if !tinted.iter().any(|(q, k, _)| *q == p && *k == key) {
                     let mut copy = t.clone();
                     for pixel in copy.pixels_mut() {
                         let c = [pixel.red(), pixel.green(), pixel.blue()];
@@ -160,46 +239,31 @@ pub fn render(
                         *pixel = tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, pixel.alpha())
                             .unwrap_or(*pixel);
                     }
-                    tinted.push((key, copy));
+                    tinted.push((p, key, copy));
                 }
-                tinted.iter().find(|(k, _)| *k == key).map(|(_, p)| p)
+                tinted.iter().find(|(q, k, _)| *q == p && *k == key).map(|(_, _, t)| t)
             }
             other => other,
         };
-        let to_screen = view * pose.world[skeleton.slot_bones[slot] as usize];
-        let mut triangles: Vec<([Vec2; 3], [Vec2; 3])> = Vec::new();
-        match &attachment.kind {
-            AttachmentKind::Polygon { vertices, uvs, triangles: tris } => {
-                for t in tris {
-                    let p = t.map(|i| to_screen.transform_point2(Vec2::from_array(vertices[i as usize])));
-                    let uv = t.map(|i| Vec2::from_array(uvs[i as usize]));
-                    triangles.push((p, uv));
-                }
-            }
-            AttachmentKind::Region { x, y, rotation, width, height, region } => {
-                let q =
-                    region_quad(*x, *y, *rotation, *width, *height).map(|p| to_screen.transform_point2(p));
-                let r = region.unwrap_or([0.0, 0.0, 1.0, 1.0]);
-                let uv = [
-                    Vec2::new(r[0], r[1]),
-                    Vec2::new(r[0] + r[2], r[1]),
-                    Vec2::new(r[0] + r[2], r[1] + r[3]),
-                    Vec2::new(r[0], r[1] + r[3]),
-                ];
-                triangles.push(([q[0], q[1], q[2]], [uv[0], uv[1], uv[2]]));
-                triangles.push(([q[0], q[2], q[3]], [uv[0], uv[2], uv[3]]));
-            }
-        }
-        for (p, uv) in triangles {
+        world_vertices(skeleton, pose, slot, a as usize, &mut vertices);
+        let blend_mode = match skeleton.data.slots[slot].blend {
+            BlendMode::Normal => tiny_skia::BlendMode::SourceOver,
+            BlendMode::Additive => tiny_skia::BlendMode::Plus,
+            BlendMode::Multiply => tiny_skia::BlendMode::Multiply,
+            BlendMode::Screen => tiny_skia::BlendMode::Screen,
+        };
+        for t in &geometry.triangles {
+            let p = t.map(|i| view.transform_point2(vertices[i as usize]));
+            let uv = t.map(|i| geometry.uvs[i as usize]);
             let mut path = PathBuilder::new();
             path.move_to(p[0].x, p[0].y);
             path.line_to(p[1].x, p[1].y);
             path.line_to(p[2].x, p[2].y);
             path.close();
             let Some(path) = path.finish() else { continue };
-            let mut paint = Paint { anti_alias: false, ..Default::default() };
-            match (texture, texture_size, triangle_map(uv, p)) {
-                (Some(tex), Some(_), Some(map)) => {
+            let mut paint = Paint { anti_alias: false, blend_mode, ..Default::default() };
+            match (texture, triangle_map(uv, p)) {
+                (Some(tex), Some(map)) => {
                     paint.shader = Pattern::new(
                         tex.as_ref(),
                         SpreadMode::Pad,
@@ -243,24 +307,36 @@ pub fn render(
 
 #[cfg(feature = "tools")]
 /// Runs a graph from a script on a skeleton and renders the requested frames (in frame order),
-/// calling `frame_done(frame, image)` for each. The camera frames the setup pose with room around
-/// it (`RenderOptions` sets the size). Returns the number of frames rendered.
+/// calling `frame_done(frame, image)` for each. The camera frames what those frames draw (the
+/// union of their bounds, with a margin; `RenderOptions` sets the size), so helper bones far
+/// from the art do not shrink the character. Returns the number of frames rendered.
 pub fn render_script(
     skeleton: std::sync::Arc<Skeleton2D>,
     graph: &animgraph_runtime::graph::ValidGraph,
     script: &animgraph_runtime::script::Script,
-    texture: Option<&Pixmap>,
+    textures: &[Option<Pixmap>],
     frames: &[u32],
     options: &RenderOptions,
     mut frame_done: impl FnMut(u32, Pixmap),
 ) -> Result<usize, animgraph_runtime::script::SimulationError> {
-    let (min, max) = pose_bounds(&skeleton, &skeleton.setup);
-    let grow = (max - min) * 0.2;
-    let camera = Camera::fit(min - grow, max + grow, options.width, options.height, 0.02);
     let backend = crate::Skeleton2DPoseBackend::new(std::sync::Arc::clone(&skeleton));
     let mut simulation = animgraph_runtime::script::Simulation::new(graph, script, backend)?;
-    let rendered = simulation.run_frames(frames, |frame, s| {
-        frame_done(frame, render(&skeleton, &s.backend.pose, texture, &camera, options))
-    })?;
-    Ok(rendered)
+    let mut poses = Vec::with_capacity(frames.len());
+    simulation.run_frames(frames, |frame, s| poses.push((frame, s.backend.pose.clone())))?;
+    let mut min = Vec2::splat(f32::MAX);
+    let mut max = Vec2::splat(f32::MIN);
+    for (_, pose) in &poses {
+        let (a, b) = pose_bounds(&skeleton, pose);
+        min = min.min(a);
+        max = max.max(b);
+    }
+    if poses.is_empty() {
+        (min, max) = pose_bounds(&skeleton, &skeleton.setup);
+    }
+    let grow = (max - min) * 0.1;
+    let camera = Camera::fit(min - grow, max + grow, options.width, options.height, 0.02);
+    for (frame, pose) in &poses {
+        frame_done(*frame, render(&skeleton, pose, textures, &camera, options));
+    }
+    Ok(poses.len())
 }

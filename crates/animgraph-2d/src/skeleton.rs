@@ -4,6 +4,7 @@ use animgraph_runtime::core::ClipNames;
 
 use glam::{Affine2, Mat2, Vec2};
 
+use crate::attachment::{Geometry, SkinId, Skins};
 use crate::data::{AttachmentKind, Curve, IkKey, Inherit, Key, Skeleton2DData, SkeletonError};
 
 /// Transform channels of a bone, in pose-array order.
@@ -31,8 +32,14 @@ pub struct Pose {
     pub channels: [Vec<f32>; CHANNELS],
     /// Per slot RGBA.
     pub colors: Vec<[f32; 4]>,
-    /// Per slot: the attachment shown (index into the skeleton's attachments).
+    /// Per slot: the attachment shown (index into the skeleton's attachments), resolved from
+    /// `attachment_keys` through the chosen skins.
     pub attachments: Vec<Option<u16>>,
+    /// Per slot: the attachment name keyed (a key of [`Skins`], the slot's names in all skins).
+    pub attachment_keys: Vec<Option<u16>>,
+    /// Deform offsets from the setup vertices of every deformed mesh (see
+    /// [`Skeleton2D::deform_range`]).
+    pub deform: Vec<f32>,
     /// Slot indices, back to front.
     pub draw_order: Vec<u16>,
     /// Per IK constraint: its mix, softness and switches now.
@@ -189,6 +196,19 @@ pub(crate) struct BoundClip {
     pub draw_order: Vec<(f32, Vec<u16>)>,
     pub events: Vec<(f32, u16)>,
     pub ik: Vec<(u16, Vec<IkKey>)>,
+    pub deform: Vec<BoundDeform>,
+}
+
+/// A compiled deform timeline: `keys` times and curves, `values` one full row of offsets per key.
+#[derive(Clone, Debug)]
+pub(crate) struct BoundDeform {
+    /// The slot (for masks).
+    pub slot: u16,
+    /// Its deform storage.
+    pub deform: u16,
+    pub times: Vec<f32>,
+    pub curves: Vec<Curve>,
+    pub values: Vec<f32>,
 }
 
 /// An attachment with its slot resolved.
@@ -226,6 +246,13 @@ pub struct Skeleton2D {
     pub attachments: Vec<BoundAttachment>,
     /// The setup pose (world transforms computed).
     pub setup: Pose,
+    /// Per attachment: what it draws.
+    pub geometry: Vec<Geometry>,
+    /// Skins (attachment names to attachments).
+    pub skins: Skins,
+    /// Per deform storage index: `(first float, floats)` in [`Pose::deform`].
+    pub deform_ranges: Vec<(u32, u32)>,
+    pub(crate) key_of: std::collections::HashMap<(u16, String), u16>,
     pub(crate) clips: Vec<BoundClip>,
     pub(crate) clip_names: ClipNames,
     pub(crate) ik: Vec<BoundIk>,
@@ -372,17 +399,13 @@ impl Skeleton2D {
             data.bones.iter().enumerate().rev().map(|(i, b)| (b.name.as_str(), i as u16)).collect();
         let slots: std::collections::HashMap<&str, u16> =
             data.slots.iter().enumerate().rev().map(|(i, s)| (s.name.as_str(), i as u16)).collect();
-        let attachments_by_name: std::collections::HashMap<(&str, &str), u16> = data
-            .attachments
-            .iter()
-            .enumerate()
-            .rev()
-            .map(|(i, a)| ((a.slot.as_str(), a.name.as_str()), i as u16))
-            .collect();
+        let bound = crate::attachment::bind(&data, &slots, &bones);
         let bone = |name: &str| *bones.get(name).expect("validated");
         let slot = |name: &str| *slots.get(name).expect("validated");
-        let attachment =
-            |slot_name: &str, name: &str| *attachments_by_name.get(&(slot_name, name)).expect("validated");
+        let key_of = &bound.key_of;
+        let attachment = |slot_name: &str, name: &str| {
+            *key_of.get(&(slot(slot_name), name.to_string())).expect("validated")
+        };
         let parents: Vec<Option<u16>> = data.bones.iter().map(|b| b.parent.as_deref().map(bone)).collect();
         let inherit: Vec<Inherit> = data.bones.iter().map(|b| b.inherit).collect();
         let slot_bones: Vec<u16> = data.slots.iter().map(|s| bone(&s.bone)).collect();
@@ -408,11 +431,13 @@ impl Skeleton2D {
         let setup = Pose {
             channels,
             colors: data.slots.iter().map(|s| s.color).collect(),
-            attachments: data
+            attachments: vec![None; data.slots.len()],
+            attachment_keys: data
                 .slots
                 .iter()
                 .map(|s| s.attachment.as_deref().map(|a| attachment(&s.name, a)))
                 .collect(),
+            deform: vec![0.0; bound.deform_ranges.iter().map(|r| r.1 as usize).sum()],
             draw_order: (0..data.slots.len() as u16).collect(),
             ik: data
                 .ik
@@ -484,6 +509,32 @@ impl Skeleton2D {
                     (data.ik.iter().position(|ik| &ik.name == c).expect("validated") as u16, keys.clone())
                 })
                 .collect();
+            let deform = clip
+                .deform
+                .iter()
+                .filter_map(|t| {
+                    let a =
+                        crate::attachment::find_attachment(&data, &t.slot, &t.attachment, t.skin.as_deref())?;
+                    let d = bound.geometry[a].deform?;
+                    let len = bound.deform_ranges[d as usize].1 as usize;
+                    let mut values = vec![0.0; len * t.keys.len()];
+                    for (k, key) in t.keys.iter().enumerate() {
+                        let row = &mut values[k * len..(k + 1) * len];
+                        for (i, v) in key.vertices.iter().enumerate() {
+                            if let Some(x) = row.get_mut(key.offset as usize + i) {
+                                *x = *v;
+                            }
+                        }
+                    }
+                    Some(BoundDeform {
+                        slot: slot(&t.slot),
+                        deform: d,
+                        times: t.keys.iter().map(|k| k.time).collect(),
+                        curves: t.keys.iter().map(|k| k.curve).collect(),
+                        values,
+                    })
+                })
+                .collect();
             clip_names.insert(name, clips.len());
             clips.push(BoundClip {
                 name: name.clone(),
@@ -495,6 +546,7 @@ impl Skeleton2D {
                 draw_order,
                 events,
                 ik,
+                deform,
             });
         }
         let ik = data
@@ -502,8 +554,25 @@ impl Skeleton2D {
             .iter()
             .map(|ik| BoundIk { bones: ik.bones.iter().map(|b| bone(b)).collect(), target: bone(&ik.target) })
             .collect();
-        let mut skeleton =
-            Skeleton2D { data, parents, inherit, slot_bones, attachments, setup, clips, clip_names, ik };
+        let crate::attachment::Bound { geometry, skins, key_of, deform_ranges, .. } = bound;
+        let mut skeleton = Skeleton2D {
+            data,
+            parents,
+            inherit,
+            slot_bones,
+            attachments,
+            setup,
+            geometry,
+            skins,
+            deform_ranges,
+            key_of,
+            clips,
+            clip_names,
+            ik,
+        };
+        let mut shown = skeleton.setup.clone();
+        skeleton.resolve_attachments(&mut shown, &[]);
+        skeleton.setup.attachments = shown.attachments;
         // The setup pose's world transforms include its constraints; its channels stay the
         // authored setup values (constraints write the applied values of a pose, which must not
         // become the next pose's starting point).
@@ -511,6 +580,25 @@ impl Skeleton2D {
         skeleton.update_world(&mut setup);
         skeleton.setup.world = setup.world;
         Ok(skeleton)
+    }
+
+    /// Sets `pose.attachments` from `pose.attachment_keys` through `skins` (later skins win),
+    /// then the default skin.
+    pub fn resolve_attachments(&self, pose: &mut Pose, skins: &[SkinId]) {
+        for (shown, key) in pose.attachments.iter_mut().zip(&pose.attachment_keys) {
+            *shown = key.and_then(|k| self.skins.resolve(k, skins));
+        }
+    }
+
+    /// The attachment key of `name` in slot `slot` (any skin).
+    pub fn attachment_key(&self, slot: usize, name: &str) -> Option<u16> {
+        self.key_of.get(&(slot as u16, name.to_string())).copied()
+    }
+
+    /// Deform storage `index`'s floats in [`Pose::deform`].
+    pub fn deform_range(&self, index: u16) -> std::ops::Range<usize> {
+        let (start, len) = self.deform_ranges[index as usize];
+        start as usize..(start + len) as usize
     }
 
     /// How many bones.

@@ -21,8 +21,9 @@ use std::collections::BTreeMap;
 use serde_json::Value as Json;
 
 use crate::data::{
-    AttachmentData, AttachmentKind, BoneData, BoneTimelines, ClipData, Curve, IkData, IkKey, Inherit, Key,
-    Skeleton2DData, SlotData, SlotTimelines,
+    AtlasData, AtlasPage, AtlasRegion, AttachmentData, AttachmentKind, BlendMode, BoneData, BoneTimelines,
+    ClipData, Curve, DeformKey, DeformTimeline, IkData, IkKey, Inherit, Key, RegionRef, Skeleton2DData,
+    SlotData, SlotTimelines,
 };
 use crate::godot::Imported;
 
@@ -181,6 +182,16 @@ fn last_time(keys: &[Key]) -> f32 {
 
 /// Imports Spine JSON (4.0 to 4.2).
 pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
+    import_spine_with_atlas(text, None)
+}
+
+/// Imports a Spine JSON export with its `.atlas` text (`None`: untextured; attachments draw
+/// flat). The atlas's pages become the skeleton's `atlas`, its regions what attachments name.
+pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<Imported, SpineError> {
+    let atlas = match atlas_text {
+        Some(t) => Some(parse_atlas(t).map_err(|e| SpineError(format!("atlas: {e}")))?),
+        None => None,
+    };
     animgraph_runtime::json::check_f32_range(text).map_err(|e| SpineError(e.to_string()))?;
     let root: Json = serde_json::from_str(text).map_err(|e| SpineError(format!("malformed JSON: {e}")))?;
     let version = root.pointer("/skeleton/spine").and_then(Json::as_str).unwrap_or("");
@@ -235,41 +246,74 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             bone: s.get("bone").and_then(Json::as_str).unwrap_or("").to_string(),
             attachment: s.get("attachment").and_then(Json::as_str).map(str::to_string),
             color: color(s.get("color")),
+            blend: match s.get("blend").and_then(Json::as_str) {
+                Some("additive") => BlendMode::Additive,
+                Some("multiply") => BlendMode::Multiply,
+                Some("screen") => BlendMode::Screen,
+                _ => BlendMode::Normal,
+            },
         })
         .collect();
+    let bone_names: Vec<&str> = bones.iter().map(|b| b.name.as_str()).collect();
     let mut attachments = Vec::new();
-    for skin in root.get("skins").and_then(Json::as_array).cloned().unwrap_or_default() {
+    let mut not_drawn: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (si, skin) in
+        root.get("skins").and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default().iter().enumerate()
+    {
         let skin_name = skin.get("name").and_then(Json::as_str).unwrap_or("default");
-        if skin_name != "default" {
-            warnings.push(format!("skin {skin_name}: only the default skin is imported"));
-            continue;
-        }
+        let skin_field = (skin_name != "default").then(|| skin_name.to_string());
         let Some(by_slot) = skin.get("attachments").and_then(Json::as_object) else { continue };
         for (slot, list) in by_slot {
-            for (name, a) in list.as_object().cloned().unwrap_or_default() {
-                let kind = a.get("type").and_then(Json::as_str).unwrap_or("region");
-                if kind != "region" {
-                    warnings.push(format!("attachment {slot}/{name}: type {kind} is not supported; skipped"));
-                    continue;
+            for (name, a) in list.as_object().into_iter().flatten() {
+                let at = format!("skins[{si}] ({skin_name}) {slot}/{name}");
+                match attachment(a, name, &bone_names, atlas.as_ref(), &at, &mut warnings) {
+                    Ok(kind) => attachments.push(AttachmentData {
+                        slot: slot.clone(),
+                        name: name.clone(),
+                        skin: skin_field.clone(),
+                        color: color(a.get("color")),
+                        kind,
+                    }),
+                    Err(kind) => not_drawn.entry(kind).or_default().push(format!("{slot}/{name}")),
                 }
-                attachments.push(AttachmentData {
-                    slot: slot.clone(),
-                    name: name.clone(),
-                    color: color(a.get("color")),
-                    kind: AttachmentKind::Region {
-                        x: f(a.get("x"), 0.0),
-                        y: -f(a.get("y"), 0.0),
-                        rotation: -f(a.get("rotation"), 0.0),
-                        // Spine scales the region in its own frame before rotating it, which is
-                        // the quad's size here (a negative scale mirrors it).
-                        width: f(a.get("width"), 32.0) * f(a.get("scaleX"), 1.0),
-                        height: f(a.get("height"), 32.0) * f(a.get("scaleY"), 1.0),
-                        region: None,
-                    },
-                });
             }
         }
     }
+    for (kind, list) in &not_drawn {
+        let why = match *kind {
+            "boundingbox" => "bounding boxes are for hit tests and draw nothing",
+            "point" => "points mark places and draw nothing",
+            "path" => "paths guide path constraints, which are not imported",
+            "clipping" => "clipping is not supported yet; the slots draw unclipped",
+            _ => "not supported",
+        };
+        let shown: Vec<&str> = list.iter().take(6).map(String::as_str).collect();
+        let more = if list.len() > 6 { format!(" and {} more", list.len() - 6) } else { String::new() };
+        warnings.push(format!(
+            "{} {kind} attachments skipped ({why}): {}{more}",
+            list.len(),
+            shown.join(", ")
+        ));
+    }
+    // A linked mesh whose parent was not imported is skipped too.
+    let meshes: std::collections::HashSet<(String, String, Option<String>)> = attachments
+        .iter()
+        .filter(|a| matches!(a.kind, AttachmentKind::Mesh { .. }))
+        .map(|a| (a.slot.clone(), a.name.clone(), a.skin.clone()))
+        .collect();
+    attachments.retain(|a| match &a.kind {
+        AttachmentKind::LinkedMesh { parent, parent_skin, .. } => {
+            let ok = meshes.contains(&(a.slot.clone(), parent.clone(), parent_skin.clone()));
+            if !ok {
+                warnings.push(format!(
+                    "linked mesh {}/{}: its parent mesh {parent} was not found; skipped",
+                    a.slot, a.name
+                ));
+            }
+            ok
+        }
+        _ => true,
+    });
     // Slots whose setup attachment was skipped show nothing.
     let mut slots = slots;
     let kept: std::collections::HashSet<(&str, &str)> =
@@ -539,7 +583,86 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
             }
             clip.ik.insert(constraint, keys);
         }
-        for kind in ["transform", "path", "deform", "attachments", "physics"] {
+        // Deform timelines: 4.0 `deform: {skin: {slot: {attachment: keys}}}`, 4.1+
+        // `attachments: {skin: {slot: {attachment: {deform: keys, sequence: keys}}}}`.
+        let mut deform_sources: Vec<(String, String, String, Json)> = Vec::new();
+        for (skin, by_slot) in anim.get("deform").and_then(Json::as_object).into_iter().flatten() {
+            for (slot, by_attachment) in by_slot.as_object().into_iter().flatten() {
+                for (name, keys) in by_attachment.as_object().into_iter().flatten() {
+                    deform_sources.push((skin.clone(), slot.clone(), name.clone(), keys.clone()));
+                }
+            }
+        }
+        for (skin, by_slot) in anim.get("attachments").and_then(Json::as_object).into_iter().flatten() {
+            for (slot, by_attachment) in by_slot.as_object().into_iter().flatten() {
+                for (name, timelines) in by_attachment.as_object().into_iter().flatten() {
+                    for (kind, keys) in timelines.as_object().into_iter().flatten() {
+                        match kind.as_str() {
+                            "deform" => deform_sources.push((skin.clone(), slot.clone(), name.clone(), keys.clone())),
+                            other => warnings.push(format!(
+                                "animation {clip_name}: {other} timeline of {slot}/{name} is not supported; skipped"
+                            )),
+                        }
+                    }
+                }
+            }
+        }
+        for (skin, slot, name, keys) in deform_sources {
+            let skin = (skin != "default").then_some(skin);
+            let Some(mesh) = attachments.iter().find(|a| a.slot == slot && a.name == name && a.skin == skin)
+            else {
+                warnings.push(format!(
+                    "animation {clip_name}: deform of {slot}/{name} names an attachment that was not imported; skipped"
+                ));
+                continue;
+            };
+            if !matches!(mesh.kind, AttachmentKind::Mesh { .. }) {
+                warnings.push(format!(
+                    "animation {clip_name}: deform of {slot}/{name}, which is not a mesh; skipped"
+                ));
+                continue;
+            }
+            let list = keys.as_array().map(Vec::as_slice).unwrap_or_default();
+            let time = |k: &Json| f(k.get("time"), 0.0);
+            let mut keys: Vec<DeformKey> = list
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    let offset = k.get("offset").and_then(Json::as_u64).unwrap_or(0) as u32;
+                    // y-down: every y offset mirrored (odd float indices).
+                    let vertices = k
+                        .get("vertices")
+                        .and_then(Json::as_array)
+                        .map(|v| {
+                            v.iter()
+                                .enumerate()
+                                .map(|(j, x)| {
+                                    let x = x.as_f64().unwrap_or(0.0) as f32;
+                                    if (offset as usize + j) % 2 == 1 { -x } else { x }
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let curve = match list.get(i + 1) {
+                        Some(n) => curve(k, 0, time(k), 0.0, time(n), 1.0),
+                        None => Curve::Linear,
+                    };
+                    DeformKey { time: time(k), offset, vertices, curve }
+                })
+                .collect();
+            // Before its first key Spine shows the setup vertices.
+            if keys.first().is_some_and(|k| k.time > 0.0) {
+                keys.insert(
+                    0,
+                    DeformKey { time: 0.0, offset: 0, vertices: Vec::new(), curve: Curve::Stepped },
+                );
+            }
+            if let Some(k) = keys.last() {
+                end = end.max(k.time);
+            }
+            clip.deform.push(DeformTimeline { slot, attachment: name, skin, keys });
+        }
+        for kind in ["transform", "path", "physics"] {
             if anim.get(kind).is_some() {
                 warnings.push(format!("animation {clip_name}: {kind} timelines are not supported; skipped"));
             }
@@ -549,7 +672,7 @@ pub fn import_spine(text: &str) -> Result<Imported, SpineError> {
         clips.insert(clip_name, clip);
     }
     Ok(Imported {
-        data: Skeleton2DData { texture: None, bones, slots, attachments, ik, events, clips },
+        data: Skeleton2DData { texture: None, atlas, bones, slots, attachments, ik, events, clips },
         warnings,
     })
 }
@@ -581,4 +704,263 @@ fn draw_order(slots: &[SlotData], offsets: Option<&Json>) -> Vec<String> {
     }
     let mut rest = unchanged.into_iter();
     order.into_iter().map(|slot| slots[slot.or_else(|| rest.next()).unwrap_or(0)].name.clone()).collect()
+}
+
+/// A Spine attachment as `.mskel`'s, or the type it has when it draws nothing we import
+/// (`boundingbox`, `point`, `path`, `clipping`).
+fn attachment(
+    a: &Json,
+    name: &str,
+    bones: &[&str],
+    atlas: Option<&AtlasData>,
+    at: &str,
+    warnings: &mut Vec<String>,
+) -> Result<AttachmentKind, &'static str> {
+    let kind = a.get("type").and_then(Json::as_str).unwrap_or("region");
+    // The atlas region: `path`, else the attachment's `name`, else its key; a sequence shows
+    // its setup frame (`path` + the frame number, zero-padded to `digits`).
+    let mut path = a.get("path").or_else(|| a.get("name")).and_then(Json::as_str).unwrap_or(name).to_string();
+    if let Some(seq) = a.get("sequence") {
+        let start = seq.get("start").and_then(Json::as_u64).unwrap_or(1);
+        let setup = seq.get("setup").and_then(Json::as_u64).unwrap_or(0);
+        let digits = seq.get("digits").and_then(Json::as_u64).unwrap_or(0) as usize;
+        path = format!("{path}{:0digits$}", start + setup);
+        warnings.push(format!(
+            "{at}: a sequence; its setup frame {path} is shown, its sequence timelines are skipped"
+        ));
+    }
+    let region = atlas.map(|atlas| {
+        if !atlas.regions.iter().any(|r| r.name == path) {
+            warnings.push(format!("{at}: the atlas has no region \"{path}\"; drawn flat"));
+            return None;
+        }
+        Some(RegionRef::Named(path.clone()))
+    });
+    let region = region.flatten();
+    let numbers = |key: &str| -> Vec<f32> {
+        a.get(key)
+            .and_then(Json::as_array)
+            .map(|v| v.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect())
+            .unwrap_or_default()
+    };
+    match kind {
+        "region" => Ok(AttachmentKind::Region {
+            x: f(a.get("x"), 0.0),
+            y: -f(a.get("y"), 0.0),
+            rotation: -f(a.get("rotation"), 0.0),
+            // Spine scales the region in its own frame before rotating it, which is the quad's
+            // size here (a negative scale mirrors it).
+            width: f(a.get("width"), 32.0) * f(a.get("scaleX"), 1.0),
+            height: f(a.get("height"), 32.0) * f(a.get("scaleY"), 1.0),
+            region,
+        }),
+        "mesh" => {
+            let uvs: Vec<[f32; 2]> = numbers("uvs").chunks_exact(2).map(|c| [c[0], c[1]]).collect();
+            let raw = numbers("vertices");
+            let triangles: Vec<[u16; 3]> = numbers("triangles")
+                .chunks_exact(3)
+                .map(|c| [c[0] as u16, c[1] as u16, c[2] as u16])
+                .collect();
+            // Spine writes edges as float indices (vertex index x 2).
+            let edges: Vec<[u16; 2]> = numbers("edges")
+                .chunks_exact(2)
+                .map(|c| [(c[0] / 2.0) as u16, (c[1] / 2.0) as u16])
+                .collect();
+            let (mut vertices, mut weights) = (Vec::new(), Vec::new());
+            if raw.len() == 2 * uvs.len() {
+                vertices = raw.chunks_exact(2).map(|c| [c[0], -c[1]]).collect();
+            } else {
+                // Weighted: per vertex `count, (bone, x, y, weight) x count`.
+                let mut i = 0;
+                while i < raw.len() && weights.len() < uvs.len() {
+                    let count = raw[i] as usize;
+                    i += 1;
+                    let mut list = Vec::with_capacity(count.min(64));
+                    for _ in 0..count {
+                        let Some(v) = raw.get(i..i + 4) else { break };
+                        let bone = bones.get(v[0] as usize).copied().unwrap_or("");
+                        list.push((bone.to_string(), v[1], -v[2], v[3]));
+                        i += 4;
+                    }
+                    weights.push(list);
+                }
+            }
+            Ok(AttachmentKind::Mesh {
+                vertices,
+                weights,
+                uvs,
+                triangles,
+                hull: a.get("hull").and_then(Json::as_u64).unwrap_or(0) as u32,
+                edges,
+                region,
+            })
+        }
+        "linkedmesh" => Ok(AttachmentKind::LinkedMesh {
+            parent: a.get("parent").and_then(Json::as_str).unwrap_or("").to_string(),
+            parent_skin: a.get("skin").and_then(Json::as_str).filter(|s| *s != "default").map(str::to_string),
+            // 4.0+ `timelines`, 3.x `deform`.
+            deform: a.get("timelines").or_else(|| a.get("deform")).and_then(Json::as_bool).unwrap_or(true),
+            region,
+        }),
+        "boundingbox" => Err("boundingbox"),
+        "point" => Err("point"),
+        "path" => Err("path"),
+        "clipping" => Err("clipping"),
+        _ => Err("unknown"),
+    }
+}
+
+/// Reads a Spine texture atlas (`.atlas`, the 4.x format and the older `xy` / `size` / `orig`
+/// / `offset` one). Pages are separated by blank lines; a page's first line is its image.
+pub fn parse_atlas(text: &str) -> Result<AtlasData, String> {
+    let mut atlas = AtlasData::default();
+    let mut in_page = false;
+    let mut region: Option<AtlasRegion> = None;
+    let ints = |v: &str, line: usize, want: usize| -> Result<Vec<f32>, String> {
+        let parts: Vec<f32> = v
+            .split(',')
+            .map(|p| {
+                p.trim().parse::<f32>().map_err(|_| format!("line {line}: \"{}\" is not a number", p.trim()))
+            })
+            .collect::<Result<_, _>>()?;
+        if parts.len() < want || parts.iter().any(|x| !x.is_finite()) {
+            return Err(format!("line {line}: expected {want} numbers, found \"{v}\""));
+        }
+        Ok(parts)
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            if let Some(r) = region.take() {
+                atlas.regions.push(r);
+            }
+            in_page = false;
+            continue;
+        }
+        match line.split_once(':') {
+            None if !in_page => {
+                if let Some(r) = region.take() {
+                    atlas.regions.push(r);
+                }
+                if atlas.pages.len() >= u16::MAX as usize {
+                    return Err(format!("line {line_no}: more than {} pages", u16::MAX));
+                }
+                atlas.pages.push(AtlasPage { image: line.to_string(), width: 0, height: 0, pma: false });
+                in_page = true;
+            }
+            None => {
+                if let Some(r) = region.take() {
+                    atlas.regions.push(r);
+                }
+                region = Some(AtlasRegion {
+                    name: line.to_string(),
+                    page: (atlas.pages.len() - 1) as u16,
+                    x: 0.0,
+                    y: 0.0,
+                    width: 0.0,
+                    height: 0.0,
+                    rotate: 0.0,
+                    offset_x: 0.0,
+                    offset_y: 0.0,
+                    original_width: 0.0,
+                    original_height: 0.0,
+                });
+            }
+            Some((key, value)) => {
+                let (key, value) = (key.trim(), value.trim());
+                match region.as_mut() {
+                    None => {
+                        let Some(page) = atlas.pages.last_mut() else {
+                            return Err(format!("line {line_no}: \"{key}\" before any page"));
+                        };
+                        match key {
+                            "size" => {
+                                let v = ints(value, line_no, 2)?;
+                                (page.width, page.height) = (v[0].max(0.0) as u32, v[1].max(0.0) as u32);
+                            }
+                            "pma" => page.pma = value == "true",
+                            _ => {}
+                        }
+                    }
+                    Some(r) => match key {
+                        "bounds" => {
+                            let v = ints(value, line_no, 4)?;
+                            (r.x, r.y, r.width, r.height) = (v[0], v[1], v[2], v[3]);
+                        }
+                        "xy" => {
+                            let v = ints(value, line_no, 2)?;
+                            (r.x, r.y) = (v[0], v[1]);
+                        }
+                        "size" => {
+                            let v = ints(value, line_no, 2)?;
+                            (r.width, r.height) = (v[0], v[1]);
+                        }
+                        "offsets" => {
+                            let v = ints(value, line_no, 4)?;
+                            (r.offset_x, r.offset_y, r.original_width, r.original_height) =
+                                (v[0], v[1], v[2], v[3]);
+                        }
+                        "offset" => {
+                            let v = ints(value, line_no, 2)?;
+                            (r.offset_x, r.offset_y) = (v[0], v[1]);
+                        }
+                        "orig" => {
+                            let v = ints(value, line_no, 2)?;
+                            (r.original_width, r.original_height) = (v[0], v[1]);
+                        }
+                        "rotate" => {
+                            r.rotate = match value {
+                                "true" => 90.0,
+                                "false" => 0.0,
+                                v => ints(v, line_no, 1)?[0],
+                            }
+                        }
+                        _ => {}
+                    },
+                }
+            }
+        }
+        if atlas.regions.len() >= u16::MAX as usize {
+            return Err(format!("line {line_no}: more than {} regions", u16::MAX));
+        }
+    }
+    if let Some(r) = region.take() {
+        atlas.regions.push(r);
+    }
+    for (p, page) in atlas.pages.iter().enumerate() {
+        if page.width == 0 || page.height == 0 {
+            return Err(format!(
+                "page {p} ({}) has no size; export the atlas with Spine 3.8 or later",
+                page.image
+            ));
+        }
+    }
+    Ok(atlas)
+}
+
+/// The atlas Spine exports beside a JSON file: `NAME.atlas`, else `NAME` without its `-pro` /
+/// `-ess` suffix, else the only `.atlas` in the folder (straight alpha preferred over `-pma`).
+pub fn find_atlas(json: &std::path::Path) -> Option<std::path::PathBuf> {
+    let folder = json.parent().unwrap_or(std::path::Path::new("."));
+    let stem = json.file_stem()?.to_str()?;
+    let base = stem.strip_suffix("-pro").or_else(|| stem.strip_suffix("-ess")).unwrap_or(stem);
+    for candidate in [stem.to_string(), base.to_string(), format!("{base}-pma")] {
+        let path = folder.join(format!("{candidate}.atlas"));
+        if path.is_file() {
+            return Some(path);
+        }
+    }
+    let mut all: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "atlas") && p.is_file())
+        .collect();
+    all.sort();
+    let straight: Vec<_> = all.iter().filter(|p| !p.to_string_lossy().contains("-pma")).cloned().collect();
+    match (straight.len(), all.len()) {
+        (1, _) => straight.into_iter().next(),
+        (0, 1) => all.into_iter().next(),
+        _ => None,
+    }
 }

@@ -74,12 +74,20 @@ fn discrete_data() -> Skeleton2DData {
         bone: "hand".into(),
         attachment: Some("calm".into()),
         color: [1.0; 4],
+        blend: Default::default(),
     });
-    data.slots.push(SlotData { name: "back".into(), bone: "root".into(), attachment: None, color: [1.0; 4] });
+    data.slots.push(SlotData {
+        name: "back".into(),
+        bone: "root".into(),
+        attachment: None,
+        color: [1.0; 4],
+        blend: Default::default(),
+    });
     for name in ["calm", "angry", "happy"] {
         data.attachments.push(AttachmentData {
             slot: "face".into(),
             name: name.into(),
+            skin: None,
             color: [1.0; 4],
             kind: AttachmentKind::Region {
                 x: 0.0,

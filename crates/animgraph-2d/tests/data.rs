@@ -149,10 +149,28 @@ fn the_gbot_scene_imports_with_its_bones_and_clips() {
         ]
     );
     assert_eq!(data.texture.as_deref(), Some("gBot.png"));
-    // Seven Polygon2D parts, split where they span several bones.
-    assert_eq!(data.slots.len(), 16);
+    // Seven Polygon2D parts, one weighted mesh each (Godot's skinning: normalised weights).
+    assert_eq!(data.slots.len(), 7);
     assert!(data.slots.iter().any(|s| s.name == "Head" && s.bone == "Head"));
-    assert!(data.slots.iter().any(|s| s.name == "LeftArm/LeftForearm" && s.bone == "LeftForearm"));
+    let blended = data
+        .attachments
+        .iter()
+        .filter_map(|a| match &a.kind {
+            animgraph_2d::data::AttachmentKind::Mesh { weights, .. } => {
+                Some(weights.iter().filter(|w| w.len() > 1).count())
+            }
+            _ => None,
+        })
+        .sum::<usize>();
+    assert!(blended > 10, "{blended} vertices blend two bones or more");
+    for a in &data.attachments {
+        if let animgraph_2d::data::AttachmentKind::Mesh { weights, .. } = &a.kind {
+            for w in weights {
+                let total: f32 = w.iter().map(|i| i.3).sum();
+                assert!((total - 1.0).abs() < 1e-5, "{}: weights sum to {total}", a.name);
+            }
+        }
+    }
     // What was skipped is said, not silently dropped.
     assert!(imported.warnings.iter().any(|w| w.contains("AnimationTree")));
     assert!(imported.warnings.iter().any(|w| w.contains("CollisionShape2D")));

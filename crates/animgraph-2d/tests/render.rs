@@ -30,7 +30,7 @@ fn gbot_renders_like_the_goldens() {
     let script = Script::parse(&std::fs::read_to_string(character("gbot.script.json")).unwrap()).unwrap();
     let options = RenderOptions { width: 256, height: 256, ..Default::default() };
     let mut images = Vec::new();
-    render_script(skeleton, &graph, &script, Some(&texture), &FRAMES, &options, |frame, image| {
+    render_script(skeleton, &graph, &script, &[Some(texture)], &FRAMES, &options, |frame, image| {
         images.push((frame, image))
     })
     .unwrap();
@@ -105,10 +105,12 @@ fn slot_colours_tint_and_fade_what_they_draw() {
             bone: "root".into(),
             attachment: Some("a".into()),
             color: [1.0, 0.0, 0.0, 1.0],
+            blend: Default::default(),
         }],
         attachments: vec![AttachmentData {
             slot: "s".into(),
             name: "a".into(),
+            skin: None,
             color: [1.0; 4],
             kind: AttachmentKind::Region {
                 x: 0.0,
@@ -116,7 +118,7 @@ fn slot_colours_tint_and_fade_what_they_draw() {
                 rotation: 0.0,
                 width: 10.0,
                 height: 10.0,
-                region: Some([0.0, 0.0, 4.0, 4.0]),
+                region: Some(animgraph_2d::data::RegionRef::Rect([0.0, 0.0, 4.0, 4.0])),
             },
         }],
         ..Default::default()
@@ -137,12 +139,12 @@ fn slot_colours_tint_and_fade_what_they_draw() {
         [c.red(), c.green(), c.blue()]
     };
     assert_eq!(
-        centre(&render(&skeleton, &skeleton.setup, Some(&white), &camera, &options)),
+        centre(&render(&skeleton, &skeleton.setup, &[Some(white.clone())], &camera, &options)),
         [255, 0, 0],
         "a red slot tints white texture red"
     );
     let mut faded = skeleton.setup.clone();
     faded.colors[0] = [1.0, 1.0, 1.0, 0.5];
-    let c = centre(&render(&skeleton, &faded, Some(&white), &camera, &options));
+    let c = centre(&render(&skeleton, &faded, &[Some(white.clone())], &camera, &options));
     assert!((120..=136).contains(&c[0]) && c[0] == c[1] && c[1] == c[2], "half alpha over black: {c:?}");
 }

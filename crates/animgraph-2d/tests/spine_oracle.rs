@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use animgraph_2d::Skeleton2D;
 use animgraph_2d::backend::Skeleton2DPoseBackend;
-use animgraph_2d::spine::import_spine;
+use animgraph_2d::spine::import_spine_with_atlas;
 use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
 use serde_json::Value;
 
@@ -22,10 +22,25 @@ fn check(name: &str) {
     let expected: Value =
         serde_json::from_str(&std::fs::read_to_string(format!("{dir}/{name}.expected.json")).unwrap())
             .unwrap();
-    let imported = import_spine(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let atlas = std::fs::read_to_string(format!("{dir}/{name}.atlas")).ok();
+    let imported = import_spine_with_atlas(&text, atlas.as_deref()).unwrap_or_else(|e| panic!("{name}: {e}"));
     let skeleton = Arc::new(Skeleton2D::new(imported.data).unwrap());
     let names: Vec<String> = skeleton.data.bones.iter().map(|b| b.name.clone()).collect();
     let mut backend = Skeleton2DPoseBackend::new(skeleton);
+    let fixture: Value = serde_json::from_str(&text).unwrap();
+    if let Some(skins) = fixture["oracleSkins"].as_array() {
+        let skins: Vec<&str> = skins.iter().map(|s| s.as_str().unwrap()).collect();
+        assert!(backend.set_skins_by_name(&skins).is_empty());
+    }
+    // Page sizes: Spine's texture coordinates are 0..1 of the page, ours pixels.
+    let pages: Vec<glam::Vec2> = expected["atlas"]["pages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| glam::Vec2::new(p["width"].as_f64().unwrap() as f32, p["height"].as_f64().unwrap() as f32))
+        .collect();
+    let mut vertices = Vec::new();
+    let (mut mesh_checks, mut uv_checks) = (0, 0);
     let layer = [LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 }];
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -88,11 +103,11 @@ fn check(name: &str) {
                 continue;
             };
             let world = backend.pose.world[backend.skeleton().slot_bones[s] as usize];
-            let kind = &backend.skeleton().attachments[a as usize].kind;
-            let ours: Vec<glam::Vec2> = animgraph_2d::render::attachment_corners(kind)
-                .into_iter()
-                .map(|c| world.transform_point2(c) * glam::Vec2::new(1.0, -1.0))
-                .collect();
+            let ours: Vec<glam::Vec2> =
+                animgraph_2d::render::attachment_corners(backend.skeleton(), a as usize)
+                    .into_iter()
+                    .map(|c| world.transform_point2(c) * glam::Vec2::new(1.0, -1.0))
+                    .collect();
             let e: Vec<f32> =
                 corners.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
             for k in 0..4 {
@@ -106,8 +121,104 @@ fn check(name: &str) {
                 }
             }
         }
+        // Meshes: every deformed world vertex within PX, in order.
+        for (slot, expected_vertices) in pose["meshes"].as_object().into_iter().flatten() {
+            let skeleton = backend.skeleton();
+            let s = skeleton.data.slots.iter().position(|x| &x.name == slot).unwrap();
+            let Some(a) = backend.pose.attachments[s] else {
+                failures.push(format!("{animation} t={time} slot {slot}: no mesh shows"));
+                continue;
+            };
+            vertices.clear();
+            vertices.resize(skeleton.geometry[a as usize].vertices.len(), glam::Vec2::ZERO);
+            skeleton.world_vertices(&backend.pose, s, a as usize, &mut vertices);
+            let e: Vec<f32> =
+                expected_vertices.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+            compared += 1;
+            mesh_checks += 1;
+            if e.len() != 2 * vertices.len() {
+                failures.push(format!(
+                    "{animation} t={time} mesh {slot}: {} vertices, spine {}",
+                    vertices.len(),
+                    e.len() / 2
+                ));
+                continue;
+            }
+            for (k, v) in vertices.iter().enumerate() {
+                let ours = glam::Vec2::new(v.x, -v.y);
+                let spine = glam::Vec2::new(e[2 * k], e[2 * k + 1]);
+                if ours.distance(spine) > PX {
+                    failures.push(format!(
+                        "{animation} t={time} mesh {slot} vertex {k}: ours {ours} spine {spine}"
+                    ));
+                }
+            }
+        }
+        // Texture coordinates (fixtures with an atlas): each of Spine's has one of ours within a
+        // 1000th of a pixel... of the page, as fractions.
+        for (slot, expected_uvs) in pose["uvs"].as_object().into_iter().flatten() {
+            let skeleton = backend.skeleton();
+            let s = skeleton.data.slots.iter().position(|x| &x.name == slot).unwrap();
+            let Some(a) = backend.pose.attachments[s] else { continue };
+            let g = &skeleton.geometry[a as usize];
+            let page = pages[g.page.unwrap() as usize];
+            let ours: Vec<glam::Vec2> = g.uvs.iter().map(|uv| *uv / page).collect();
+            let e: Vec<f32> =
+                expected_uvs.as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+            let is_mesh = pose["meshes"].get(slot).is_some();
+            for k in 0..e.len() / 2 {
+                let spine = glam::Vec2::new(e[2 * k], e[2 * k + 1]);
+                compared += 1;
+                uv_checks += 1;
+                // Meshes in vertex order; a region's corners in any order (Spine lists them from
+                // the bottom-left, we from the top-left).
+                let off = if is_mesh {
+                    ours.get(k).map_or(f32::INFINITY, |o| o.distance(spine))
+                } else {
+                    ours.iter().map(|o| o.distance(spine)).fold(f32::INFINITY, f32::min)
+                };
+                if off > 1e-5 {
+                    failures.push(format!(
+                        "{animation} t={time} slot {slot} uv {k}: spine {spine}, ours {ours:?}"
+                    ));
+                }
+            }
+            // A region's corners and their texture coordinates pair up as Spine's do.
+            if !is_mesh {
+                let corners: Vec<glam::Vec2> = pose["regions"][slot]
+                    .as_array()
+                    .unwrap()
+                    .chunks(2)
+                    .map(|c| glam::Vec2::new(c[0].as_f64().unwrap() as f32, c[1].as_f64().unwrap() as f32))
+                    .collect();
+                let world = backend.pose.world[skeleton.slot_bones[s] as usize];
+                if let crate_vertices @ animgraph_2d::Vertices::Rigid(local) = &g.vertices {
+                    let _ = crate_vertices;
+                    for (k, corner) in corners.iter().enumerate() {
+                        let spine_uv = glam::Vec2::new(e[2 * k], e[2 * k + 1]);
+                        let i = ours.iter().position(|o| o.distance(spine_uv) < 1e-5);
+                        let ok = i.is_some_and(|i| {
+                            let p = world.transform_point2(local[i]);
+                            glam::Vec2::new(p.x, -p.y).distance(*corner) < PX
+                        });
+                        if !ok {
+                            failures.push(format!("{animation} t={time} slot {slot}: corner {k} is not where its texture coordinate is"));
+                        }
+                    }
+                }
+            }
+        }
     }
     assert!(compared > 0);
+    let has = |key: &str| {
+        expected["poses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p[key].as_object().is_some_and(|m| !m.is_empty()))
+    };
+    assert_eq!(has("meshes"), mesh_checks > 0, "{name}: meshes compared {mesh_checks}");
+    assert_eq!(has("uvs"), uv_checks > 0, "{name}: texture coordinates compared {uv_checks}");
     assert!(
         failures.is_empty(),
         "{name}: {} of {compared} checks (bones, region corners, attachments, colours, draw order) differ from spine-core; first: {:#?}",
@@ -159,4 +270,14 @@ fn attachment_colour_and_draw_order_keys_match_spine() {
 #[test]
 fn colour_channels_with_their_own_curves_and_rgb_alpha_timelines_match_spine() {
     check("colors");
+}
+
+#[test]
+fn weighted_meshes_deform_and_atlas_regions_match_spine() {
+    check("mesh-deform");
+}
+
+#[test]
+fn combined_skins_and_linked_meshes_match_spine() {
+    check("skins");
 }

@@ -192,7 +192,7 @@ impl CharacterInstance {
                     bones: view.bones,
                     ..Default::default()
                 };
-                render2d::render(skeleton, &a.backend.pose, texture.as_deref(), &camera, &options)
+                render2d::render(skeleton, &a.backend.pose, texture, &camera, &options)
             }
             (Animation::ThreeD(a), Character::ThreeD(skeleton)) => {
                 let (centre, radius) = self.sphere_3d;

@@ -29,7 +29,7 @@ use animgraph_3d::Skeleton3D;
 #[derive(Clone)]
 pub enum Character {
     /// A 2D skeleton and its texture.
-    TwoD(Arc<Skeleton2D>, Option<Arc<tiny_skia::Pixmap>>),
+    TwoD(Arc<Skeleton2D>, Arc<animgraph_2d::render::Textures>),
     /// A 3D skeleton (mesh and textures inside).
     ThreeD(Arc<Skeleton3D>),
 }
@@ -120,26 +120,12 @@ impl Character {
         let character = match extension.as_str() {
             "mskel" => {
                 let data = Skeleton2DData::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                // The texture is read from the skeleton's folder only, a regular file of at most
-                // 256 MiB.
-                let texture = data.texture.as_ref().and_then(|t| {
-                    let folder = path.parent().unwrap_or(Path::new("."));
-                    let loaded =
-                        animgraph_runtime::files::resolve_inside(folder, Path::new(t)).and_then(|file| {
-                            animgraph_runtime::files::read_bounded(&file, 256 << 20)
-                                .map_err(|e| e.to_string())
-                                .and_then(|bytes| {
-                                    tiny_skia::Pixmap::decode_png(&bytes).map_err(|e| e.to_string())
-                                })
-                        });
-                    match loaded {
-                        Ok(p) => Some(Arc::new(p)),
-                        Err(e) => {
-                            warnings.push(format!("cannot load texture \"{t}\": {e}; drawing flat parts"));
-                            None
-                        }
-                    }
-                });
+                // Images are read from the skeleton's folder only, regular files of at most
+                // 256 MiB (its atlas pages, or its one texture).
+                let (textures, texture_warnings) =
+                    animgraph_2d::render::load_textures(&data, path.parent().unwrap_or(Path::new(".")));
+                warnings.extend(texture_warnings);
+                let texture = Arc::new(textures);
                 if let Some(library) = libraries.first() {
                     return Err(format!(
                         "{}: clip libraries are glTF files for glTF characters; {} is a 2D skeleton, whose clips live in its .mskel",

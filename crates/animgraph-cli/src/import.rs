@@ -15,6 +15,10 @@ pub struct Args {
     /// The .mskel to write (atomically). The texture is copied next to it when found next to FILE.
     #[arg(short, long, value_name = "OUT.mskel")]
     output: PathBuf,
+    /// Spine: the texture atlas (.atlas). Default: the one Spine exports beside FILE (`NAME.atlas`,
+    /// NAME without `-pro`/`-ess`, or the only .atlas there); without one attachments draw flat.
+    #[arg(long, value_name = "FILE.atlas")]
+    atlas: Option<PathBuf>,
     /// An overlay merged after importing, for work authored by hand on top of an import:
     /// `{"clips": {name: clip in .mskel form}, "events": [names], "clipEvents": {clip: [[t, event]]}}`.
     #[arg(long, value_name = "CLIPS.json")]
@@ -54,10 +58,48 @@ pub fn run(args: &Args) -> ExitCode {
             Ok(imported) => (imported.data, imported.warnings),
             Err(e) => return fail(format!("{}: {e}", args.input.display())),
         },
-        "json" => match animgraph_2d::spine::import_spine(&text) {
-            Ok(imported) => (imported.data, imported.warnings),
-            Err(e) => return fail(format!("{}: {e}", args.input.display())),
-        },
+        "json" => {
+            let atlas_path = args.atlas.clone().or_else(|| animgraph_2d::spine::find_atlas(&args.input));
+            let atlas = match &atlas_path {
+                Some(path) => match animgraph_runtime::files::read_text(path, 64 << 20) {
+                    Ok(t) => Some(t),
+                    Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
+                },
+                None => {
+                    eprintln!(
+                        "{}: warning: no .atlas found beside it (give one with --atlas); attachments draw flat",
+                        args.input.display()
+                    );
+                    None
+                }
+            };
+            match animgraph_2d::spine::import_spine_with_atlas(&text, atlas.as_deref()) {
+                Ok(mut imported) => {
+                    // Page images are named relative to the atlas; the .mskel names them
+                    // relative to itself (pages are copied beside it).
+                    if let (Some(atlas), Some(path)) = (&mut imported.data.atlas, &atlas_path) {
+                        let atlas_dir = path.parent().unwrap_or(Path::new("."));
+                        let input_dir = args.input.parent().unwrap_or(Path::new("."));
+                        if atlas_dir != input_dir {
+                            for page in &mut atlas.pages {
+                                let from = atlas_dir.join(&page.image);
+                                page.image = from
+                                    .strip_prefix(input_dir)
+                                    .map(|p| p.display().to_string())
+                                    .unwrap_or_else(|_| page.image.clone());
+                            }
+                        }
+                    }
+                    (imported.data, imported.warnings)
+                }
+                Err(e) => {
+                    let source = atlas_path.map_or(args.input.display().to_string(), |a| {
+                        format!("{} (with {})", args.input.display(), a.display())
+                    });
+                    return fail(format!("{source}: {e}"));
+                }
+            }
+        }
         other => {
             return fail(format!(
                 "{}: cannot import .{other} files; use a Godot 4 scene (.tscn) or Spine 4.0-4.2 JSON (.json)",
@@ -121,7 +163,13 @@ pub fn run(args: &Args) -> ExitCode {
     if let Err(e) = data.save(&args.output, &uid) {
         return fail(e.to_string());
     }
-    if let Some(texture) = &data.texture {
+    let images: Vec<String> = data
+        .texture
+        .iter()
+        .cloned()
+        .chain(data.atlas.iter().flat_map(|a| a.pages.iter().map(|p| p.image.clone())))
+        .collect();
+    for texture in &images {
         // Copied through the atomic writer, so a killed import never leaves a truncated PNG;
         // the texture may not name a file outside the input's or the output's folder.
         let (input_dir, output_dir) =
@@ -131,7 +179,7 @@ pub fn run(args: &Args) -> ExitCode {
                 Ok((from, animgraph_runtime::files::resolve_inside(output_dir, Path::new(texture))?))
             });
         match paths {
-            Err(e) => eprintln!("warning: the texture is not copied: {e}"),
+            Err(e) => eprintln!("warning: the image {texture} is not copied: {e}"),
             Ok((from, to)) if from.exists() && !to.exists() => {
                 let copied = animgraph_runtime::files::read_bounded(&from, 256 << 20)
                     .and_then(|bytes| animgraph_runtime::files::write_atomic(&to, &bytes));

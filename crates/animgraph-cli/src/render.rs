@@ -116,7 +116,7 @@ pub fn run(args: &Args) -> ExitCode {
     };
     let result = match character {
         Character::TwoD(skeleton, texture) => {
-            render_script(skeleton, &graph, &script, texture.as_deref(), &frames, &options, &mut save)
+            render_script(skeleton, &graph, &script, &texture, &frames, &options, &mut save)
         }
         Character::ThreeD(skeleton) => {
             let options = RenderOptions3D {

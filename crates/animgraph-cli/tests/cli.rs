@@ -116,7 +116,7 @@ fn import_render_and_poses_work_on_gbot() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("16 bones, 16 slots, 11 clips"), "{text}");
+    assert!(text.contains("16 bones, 7 slots, 11 clips"), "{text}");
     assert!(
         text.contains("warning: line 1775: node AnimationTree (AnimationTree) is not part of a skeleton"),
         "{text}"

@@ -98,7 +98,7 @@ fn exercise_2d(skeleton: Arc<Skeleton2D>) {
     let (min, max) = pose_bounds(&skeleton, &backend.pose);
     let camera = Camera::fit(min, max, 16, 16, 0.1);
     let options = RenderOptions { width: 16, height: 16, supersample: 1, ..Default::default() };
-    render(&skeleton, &backend.pose, None, &camera, &options);
+    render(&skeleton, &backend.pose, &[], &camera, &options);
 }
 
 /// `.mskel` text: parse (validates), bind the skeleton, pose, draw.
