@@ -532,6 +532,68 @@ pub struct IkData {
     /// With compress or stretch: scale y as well as x.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub uniform: bool,
+    /// Where it runs among all constraints (ascending; IK first on a tie, then list order).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub order: u32,
+}
+
+/// A transform constraint (Spine's): bones take some of a target bone's rotation, translation,
+/// scale and shear, in world space or in local space, absolutely or relative to their own.
+/// Offsets are in this file's y-down space; mixes are 0..1 per channel.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TransformData {
+    /// Unique name.
+    pub name: String,
+    /// Where it runs among all constraints (ascending; IK first on a tie).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub order: u32,
+    /// The constrained bones.
+    pub bones: Vec<String>,
+    /// The bone they follow.
+    pub target: String,
+    /// Local space (the bones' local values) instead of world space.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub local: bool,
+    /// Adds the target's values to the bones' own instead of moving toward them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub relative: bool,
+    /// How much of the rotation.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_rotate: f32,
+    /// How much of the x translation.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_x: f32,
+    /// How much of the y translation.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_y: f32,
+    /// How much of the x scale.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_scale_x: f32,
+    /// How much of the y scale.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_scale_y: f32,
+    /// How much of the y shear.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_shear_y: f32,
+    /// Degrees added to the target's rotation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_rotation: f32,
+    /// Added to the target's position (in the target's space).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_x: f32,
+    /// Added to the target's position.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_y: f32,
+    /// Added to the target's scale.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_scale_x: f32,
+    /// Added to the target's scale.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_scale_y: f32,
+    /// Degrees added to the target's y shear.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_shear_y: f32,
 }
 
 /// A bone's timelines in a clip.
@@ -891,6 +953,9 @@ pub struct Skeleton2DData {
     /// IK constraints, applied in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ik: Vec<IkData>,
+    /// Transform constraints.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transform: Vec<TransformData>,
     /// Event names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<String>,
@@ -1051,6 +1116,7 @@ impl Skeleton2DData {
             ("attachments", self.attachments.len()),
             ("events", self.events.len()),
             ("ik", self.ik.len()),
+            ("transform", self.transform.len()),
         ] {
             if count > u16::MAX as usize {
                 issue(
@@ -1359,6 +1425,37 @@ impl Skeleton2DData {
                 if !bone(b) {
                     issue(issues_ref, format!("ik[{i}]"), format!("no bone \"{b}\""));
                 }
+            }
+        }
+        for (i, t) in self.transform.iter().enumerate() {
+            if t.bones.is_empty() {
+                issue(
+                    issues_ref,
+                    format!("transform[{i}].bones"),
+                    "names no bone; name the bones it moves".into(),
+                );
+            }
+            for b in t.bones.iter().chain(std::iter::once(&t.target)) {
+                if !bone(b) {
+                    issue(issues_ref, format!("transform[{i}]"), format!("no bone \"{b}\""));
+                }
+            }
+            let numbers = [
+                t.mix_rotate,
+                t.mix_x,
+                t.mix_y,
+                t.mix_scale_x,
+                t.mix_scale_y,
+                t.mix_shear_y,
+                t.offset_rotation,
+                t.offset_x,
+                t.offset_y,
+                t.offset_scale_x,
+                t.offset_scale_y,
+                t.offset_shear_y,
+            ];
+            if !finite(&numbers) {
+                issue(issues_ref, format!("transform[{i}]"), "has a NaN or infinite number".into());
             }
         }
         for (name, clip) in &self.clips {

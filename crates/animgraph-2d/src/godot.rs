@@ -869,6 +869,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
             slots,
             attachments,
             ik: Vec::new(),
+            transform: Vec::new(),
             events: Vec::new(),
             clips,
         },

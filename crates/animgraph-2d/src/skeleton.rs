@@ -256,6 +256,16 @@ pub struct Skeleton2D {
     pub(crate) clips: Vec<BoundClip>,
     pub(crate) clip_names: ClipNames,
     pub(crate) ik: Vec<BoundIk>,
+    pub(crate) transform: Vec<BoundIk>,
+    /// Every constraint in update order.
+    pub(crate) order: Vec<Constraint>,
+}
+
+/// A constraint by kind and index, in update order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Constraint {
+    Ik(u16),
+    Transform(u16),
 }
 
 /// Evaluates a normalised cubic bezier (CSS `cubic-bezier`) at time fraction `u`.
@@ -554,6 +564,26 @@ impl Skeleton2D {
             .iter()
             .map(|ik| BoundIk { bones: ik.bones.iter().map(|b| bone(b)).collect(), target: bone(&ik.target) })
             .collect();
+        let transform = data
+            .transform
+            .iter()
+            .map(|t| BoundIk { bones: t.bones.iter().map(|b| bone(b)).collect(), target: bone(&t.target) })
+            .collect();
+        // Spine's update order: by `order`, IK before transform on a tie, then list order.
+        let mut order: Vec<(u32, u8, usize, Constraint)> = data
+            .ik
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.order, 0, i, Constraint::Ik(i as u16)))
+            .chain(
+                data.transform
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (c.order, 1, i, Constraint::Transform(i as u16))),
+            )
+            .collect();
+        order.sort_by_key(|c| (c.0, c.1, c.2));
+        let order = order.into_iter().map(|c| c.3).collect();
         let crate::attachment::Bound { geometry, skins, key_of, deform_ranges, .. } = bound;
         let mut skeleton = Skeleton2D {
             data,
@@ -569,6 +599,8 @@ impl Skeleton2D {
             clips,
             clip_names,
             ik,
+            transform,
+            order,
         };
         let mut shown = skeleton.setup.clone();
         skeleton.resolve_attachments(&mut shown, &[]);
@@ -627,9 +659,14 @@ impl Skeleton2D {
         for b in 0..self.parents.len() {
             self.update_bone(pose, b);
         }
-        for i in 0..self.ik.len() {
-            if pose.ik[i].mix != 0.0 {
-                self.apply_ik(pose, i);
+        for c in &self.order {
+            match *c {
+                Constraint::Ik(i) => {
+                    if pose.ik[i as usize].mix != 0.0 {
+                        self.apply_ik(pose, i as usize);
+                    }
+                }
+                Constraint::Transform(i) => self.apply_transform(pose, i as usize),
             }
         }
     }
@@ -655,6 +692,11 @@ impl Skeleton2D {
     /// Recomputes world transforms of `from` and every bone after it that descends from it.
     fn update_descendants(&self, pose: &mut Pose, from: usize) {
         self.update_bone(pose, from);
+        self.update_children(pose, from);
+    }
+
+    /// Recomputes world transforms of every bone after `from` that descends from it.
+    fn update_children(&self, pose: &mut Pose, from: usize) {
         for b in from + 1..self.parents.len() {
             let mut p = self.parents[b];
             while let Some(parent) = p {
@@ -996,6 +1038,228 @@ impl Skeleton2D {
                 self.update_descendants(pose, p);
             }
             _ => {}
+        }
+    }
+}
+
+impl Skeleton2D {
+    /// Spine's `TransformConstraint.update`, in Spine's space (the four modes: world or local,
+    /// absolute or relative), each constrained bone's descendants recomputed after it.
+    fn apply_transform(&self, pose: &mut Pose, index: usize) {
+        use std::f64::consts::PI;
+        let d = &self.data.transform[index];
+        let m = |v: f32| f64::from(v);
+        let (mix_rotate, mix_x, mix_y) = (m(d.mix_rotate), m(d.mix_x), m(d.mix_y));
+        let (mix_scale_x, mix_scale_y, mix_shear_y) = (m(d.mix_scale_x), m(d.mix_scale_y), m(d.mix_shear_y));
+        if [mix_rotate, mix_x, mix_y, mix_scale_x, mix_scale_y, mix_shear_y].iter().all(|v| *v == 0.0) {
+            return;
+        }
+        // Offsets in Spine's y-up space.
+        let (offset_rotation, offset_x, offset_y) = (-m(d.offset_rotation), m(d.offset_x), -m(d.offset_y));
+        let (offset_scale_x, offset_scale_y, offset_shear_y) =
+            (m(d.offset_scale_x), m(d.offset_scale_y), -m(d.offset_shear_y));
+        let c = &self.transform[index];
+        let target = c.target as usize;
+        let wrap = |r: f64| {
+            if r > PI {
+                r - 2.0 * PI
+            } else if r < -PI {
+                r + 2.0 * PI
+            } else {
+                r
+            }
+        };
+        for &b in &c.bones {
+            let b = b as usize;
+            if d.local {
+                let t = self.spine_bone(pose, target);
+                let bone = self.spine_bone(pose, b);
+                let (rotation, x, y, scale_x, scale_y, shear_y) = if d.relative {
+                    (
+                        bone.rotation + (t.rotation + offset_rotation) * mix_rotate,
+                        bone.x + (t.x + offset_x) * mix_x,
+                        bone.y + (t.y + offset_y) * mix_y,
+                        bone.scale_x * ((t.scale_x - 1.0 + offset_scale_x) * mix_scale_x + 1.0),
+                        bone.scale_y * ((t.scale_y - 1.0 + offset_scale_y) * mix_scale_y + 1.0),
+                        bone.shear_y + (t.shear_y + offset_shear_y) * mix_shear_y,
+                    )
+                } else {
+                    let mut rotation = bone.rotation;
+                    if mix_rotate != 0.0 {
+                        rotation += (t.rotation - rotation + offset_rotation) * mix_rotate;
+                    }
+                    let x = bone.x + (t.x - bone.x + offset_x) * mix_x;
+                    let y = bone.y + (t.y - bone.y + offset_y) * mix_y;
+                    let (mut scale_x, mut scale_y) = (bone.scale_x, bone.scale_y);
+                    // As Spine 4.2 computes it (the result is divided by the bone's scale).
+                    if mix_scale_x != 0.0 && scale_x != 0.0 {
+                        scale_x = (scale_x + (t.scale_x - scale_x + offset_scale_x) * mix_scale_x) / scale_x;
+                    }
+                    if mix_scale_y != 0.0 && scale_y != 0.0 {
+                        scale_y = (scale_y + (t.scale_y - scale_y + offset_scale_y) * mix_scale_y) / scale_y;
+                    }
+                    let mut shear_y = bone.shear_y;
+                    if mix_shear_y != 0.0 {
+                        shear_y += (t.shear_y - shear_y + offset_shear_y) * mix_shear_y;
+                    }
+                    (rotation, x, y, scale_x, scale_y, shear_y)
+                };
+                self.set_local(pose, b, x, y, rotation, scale_x, scale_y, bone.shear_x, shear_y);
+            } else {
+                let (ta, tb, tc, td, twx, twy) = spine_world(pose.world[target]);
+                let reflect = if ta * td - tb * tc > 0.0 { 1.0 } else { -1.0 };
+                let (offset_rotation, offset_shear_y) =
+                    (offset_rotation.to_radians() * reflect, offset_shear_y.to_radians() * reflect);
+                let (mut a, mut bb, mut cc, mut dd, mut wx, mut wy) = spine_world(pose.world[b]);
+                if mix_rotate != 0.0 {
+                    let r = if d.relative { tc.atan2(ta) } else { tc.atan2(ta) - cc.atan2(a) };
+                    let r = wrap(r + offset_rotation) * mix_rotate;
+                    let (sin, cos) = r.sin_cos();
+                    (a, bb, cc, dd) =
+                        (cos * a - sin * cc, cos * bb - sin * dd, sin * a + cos * cc, sin * bb + cos * dd);
+                }
+                if mix_x != 0.0 || mix_y != 0.0 {
+                    let (px, py) = (offset_x * ta + offset_y * tb + twx, offset_x * tc + offset_y * td + twy);
+                    if d.relative {
+                        wx += px * mix_x;
+                        wy += py * mix_y;
+                    } else {
+                        wx += (px - wx) * mix_x;
+                        wy += (py - wy) * mix_y;
+                    }
+                }
+                if mix_scale_x != 0.0 {
+                    let s = if d.relative {
+                        ((ta * ta + tc * tc).sqrt() - 1.0 + offset_scale_x) * mix_scale_x + 1.0
+                    } else {
+                        let s = (a * a + cc * cc).sqrt();
+                        if s != 0.0 {
+                            (s + ((ta * ta + tc * tc).sqrt() - s + offset_scale_x) * mix_scale_x) / s
+                        } else {
+                            s
+                        }
+                    };
+                    a *= s;
+                    cc *= s;
+                }
+                if mix_scale_y != 0.0 {
+                    let s = if d.relative {
+                        ((tb * tb + td * td).sqrt() - 1.0 + offset_scale_y) * mix_scale_y + 1.0
+                    } else {
+                        let s = (bb * bb + dd * dd).sqrt();
+                        if s != 0.0 {
+                            (s + ((tb * tb + td * td).sqrt() - s + offset_scale_y) * mix_scale_y) / s
+                        } else {
+                            s
+                        }
+                    };
+                    bb *= s;
+                    dd *= s;
+                }
+                if mix_shear_y > 0.0 {
+                    let r = if d.relative {
+                        let r = wrap(td.atan2(tb) - tc.atan2(ta));
+                        dd.atan2(bb) + (r - PI / 2.0 + offset_shear_y) * mix_shear_y
+                    } else {
+                        let by = dd.atan2(bb);
+                        let r = wrap(td.atan2(tb) - tc.atan2(ta) - (by - cc.atan2(a)));
+                        by + (r + offset_shear_y) * mix_shear_y
+                    };
+                    let s = (bb * bb + dd * dd).sqrt();
+                    (bb, dd) = (r.cos() * s, r.sin() * s);
+                }
+                // The applied values (for constraints after this one that read them); the
+                // world matrix stays as computed (Spine keeps it: the applied scale y of a
+                // sheared bone does not give it back exactly).
+                let (x, y, rotation, scale_x, scale_y, shear_y) =
+                    self.applied(pose, b, (a, bb, cc, dd, wx, wy));
+                let ch = &mut pose.channels;
+                (ch[X][b], ch[Y][b], ch[ROTATION][b]) = (x as f32, -y as f32, -rotation as f32);
+                (ch[SCALE_X][b], ch[SCALE_Y][b]) = (scale_x as f32, scale_y as f32);
+                (ch[SHEAR_X][b], ch[SHEAR_Y][b]) = (0.0, -shear_y as f32);
+                pose.world[b] = Affine2::from_mat2_translation(
+                    Mat2::from_cols(Vec2::new(a as f32, -cc as f32), Vec2::new(-bb as f32, dd as f32)),
+                    Vec2::new(wx as f32, -wy as f32),
+                );
+                self.update_children(pose, b);
+                continue;
+            }
+            self.update_descendants(pose, b);
+        }
+    }
+
+    /// Spine's `Bone.updateAppliedTransform`: the local values (Spine's space) that give bone
+    /// `b` the world matrix `world` under its parent.
+    fn applied(
+        &self,
+        pose: &Pose,
+        b: usize,
+        world: (f64, f64, f64, f64, f64, f64),
+    ) -> (f64, f64, f64, f64, f64, f64) {
+        let (a, bb, c, d, wx, wy) = world;
+        let deg = 180.0 / std::f64::consts::PI;
+        let Some(_) = self.parents[b] else {
+            return (
+                wx,
+                wy,
+                c.atan2(a) * deg,
+                (a * a + c * c).sqrt(),
+                (bb * bb + d * d).sqrt(),
+                (a * bb + c * d).atan2(a * d - bb * c) * deg,
+            );
+        };
+        let (mut pa, mut pb, mut pc, mut pd, pwx, pwy) = self.spine_parent(pose, b);
+        let mut pid = 1.0 / (pa * pd - pb * pc);
+        let (mut ia, mut ib, mut ic, mut id) = (pd * pid, pb * pid, pc * pid, pa * pid);
+        let (dx, dy) = (wx - pwx, wy - pwy);
+        let (x, y) = (dx * ia - dy * ib, dy * id - dx * ic);
+        let inherit = self.inherit[b];
+        let (ra, rb, rc, rd) = if inherit == Inherit::OnlyTranslation {
+            (a, bb, c, d)
+        } else {
+            match inherit {
+                Inherit::NoRotationOrReflection => {
+                    let s = (pa * pd - pb * pc).abs() / (pa * pa + pc * pc);
+                    pb = -pc * s;
+                    pd = pa * s;
+                    pid = 1.0 / (pa * pd - pb * pc);
+                    ia = pd * pid;
+                    ib = pb * pid;
+                }
+                Inherit::NoScale | Inherit::NoScaleOrReflection => {
+                    let rotation = -f64::from(pose.channels[ROTATION][b]);
+                    let (sin, cos) = rotation.to_radians().sin_cos();
+                    pa = pa * cos + pb * sin;
+                    pc = pc * cos + pd * sin;
+                    let mut s = (pa * pa + pc * pc).sqrt();
+                    if s > 0.00001 {
+                        s = 1.0 / s;
+                    }
+                    pa *= s;
+                    pc *= s;
+                    s = (pa * pa + pc * pc).sqrt();
+                    if inherit == Inherit::NoScale && pid < 0.0 {
+                        s = -s;
+                    }
+                    let r = std::f64::consts::PI / 2.0 + pc.atan2(pa);
+                    pb = r.cos() * s;
+                    pd = r.sin() * s;
+                    pid = 1.0 / (pa * pd - pb * pc);
+                    ia = pd * pid;
+                    ib = pb * pid;
+                    ic = pc * pid;
+                    id = pa * pid;
+                }
+                _ => {}
+            }
+            (ia * a - ib * c, ia * bb - ib * d, id * c - ic * a, id * d - ic * bb)
+        };
+        let scale_x = (ra * ra + rc * rc).sqrt();
+        if scale_x > 0.0001 {
+            let det = ra * rd - rb * rc;
+            (x, y, rc.atan2(ra) * deg, scale_x, det / scale_x, -(ra * rb + rc * rd).atan2(det) * deg)
+        } else {
+            (x, y, 90.0 - rd.atan2(rb) * deg, 0.0, (rb * rb + rd * rd).sqrt(), 0.0)
         }
     }
 }

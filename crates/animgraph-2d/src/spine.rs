@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 
+use crate::data::TransformData;
 use crate::data::{
     AtlasData, AtlasPage, AtlasRegion, AttachmentData, AttachmentKind, BlendMode, BoneData, BoneTimelines,
     ClipData, Curve, DeformKey, DeformTimeline, IkData, IkKey, Inherit, Key, RegionRef, Skeleton2DData,
@@ -345,10 +346,46 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             compress: c.get("compress").and_then(Json::as_bool).unwrap_or(false),
             stretch: c.get("stretch").and_then(Json::as_bool).unwrap_or(false),
             uniform: c.get("uniform").and_then(Json::as_bool).unwrap_or(false),
+            order: c.get("order").and_then(Json::as_u64).unwrap_or(0) as u32,
+        })
+        .collect();
+    // Transform constraints, mirrored into y-down (rotation, y and shear offsets).
+    let transform: Vec<TransformData> = root
+        .get("transform")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let mix_x = f(c.get("mixX"), 1.0);
+            let mix_scale_x = f(c.get("mixScaleX"), 1.0);
+            TransformData {
+                name: c.get("name").and_then(Json::as_str).unwrap_or("").to_string(),
+                order: c.get("order").and_then(Json::as_u64).unwrap_or(0) as u32,
+                bones: c
+                    .get("bones")
+                    .and_then(Json::as_array)
+                    .map(|b| b.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+                    .unwrap_or_default(),
+                target: c.get("target").and_then(Json::as_str).unwrap_or("").to_string(),
+                local: c.get("local").and_then(Json::as_bool).unwrap_or(false),
+                relative: c.get("relative").and_then(Json::as_bool).unwrap_or(false),
+                mix_rotate: f(c.get("mixRotate"), 1.0),
+                mix_x,
+                mix_y: f(c.get("mixY"), mix_x),
+                mix_scale_x,
+                mix_scale_y: f(c.get("mixScaleY"), mix_scale_x),
+                mix_shear_y: f(c.get("mixShearY"), 1.0),
+                offset_rotation: -f(c.get("rotation"), 0.0),
+                offset_x: f(c.get("x"), 0.0),
+                offset_y: -f(c.get("y"), 0.0),
+                offset_scale_x: f(c.get("scaleX"), 0.0),
+                offset_scale_y: f(c.get("scaleY"), 0.0),
+                offset_shear_y: -f(c.get("shearY"), 0.0),
+            }
         })
         .collect();
     // One warning per constraint not imported yet, naming it and the bones it would move.
-    for kind in ["transform", "path", "physics"] {
+    for kind in ["path", "physics"] {
         for c in root.get(kind).and_then(Json::as_array).into_iter().flatten() {
             let name = c.get("name").and_then(Json::as_str).unwrap_or("?");
             let bones: Vec<&str> = match c.get("bones") {
@@ -672,7 +709,17 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
         clips.insert(clip_name, clip);
     }
     Ok(Imported {
-        data: Skeleton2DData { texture: None, atlas, bones, slots, attachments, ik, events, clips },
+        data: Skeleton2DData {
+            texture: None,
+            atlas,
+            bones,
+            slots,
+            attachments,
+            ik,
+            transform,
+            events,
+            clips,
+        },
         warnings,
     })
 }
@@ -729,7 +776,8 @@ fn attachment(
             "{at}: a sequence; its setup frame {path} is shown, its sequence timelines are skipped"
         ));
     }
-    let region = atlas.map(|atlas| {
+    let draws = matches!(kind, "region" | "mesh" | "linkedmesh");
+    let region = atlas.filter(|_| draws).map(|atlas| {
         if !atlas.regions.iter().any(|r| r.name == path) {
             warnings.push(format!("{at}: the atlas has no region \"{path}\"; drawn flat"));
             return None;

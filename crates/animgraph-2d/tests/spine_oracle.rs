@@ -281,3 +281,8 @@ fn weighted_meshes_deform_and_atlas_regions_match_spine() {
 fn combined_skins_and_linked_meshes_match_spine() {
     check("skins");
 }
+
+#[test]
+fn transform_constraints_in_every_mode_match_spine() {
+    check("transform");
+}
