@@ -224,6 +224,7 @@ fn one_and_two_bone_ik_reach_the_target() {
         compress: false,
         stretch: false,
         uniform: false,
+        order: 0,
     });
     let skeleton = Skeleton2D::new(data.clone()).unwrap();
     // Two-bone: arm (at 10, 0) with hand 5 along it and a 6 long hand: the hand's tip reaches.
