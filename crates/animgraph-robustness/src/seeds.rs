@@ -110,7 +110,16 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             asset!("assets/lint/mistakes.mres"),
         ],
         "mskel_load" => vec![asset!("assets/characters/gbot/gbot.mskel")],
-        "spine_import" => vec![asset!("crates/animgraph-2d/tests/spine/hero-4.1.json")],
+        "spine_import" => vec![
+            asset!("crates/animgraph-2d/tests/spine/hero-4.1.json"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/mesh-deform.json"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/skins.json"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/transform.json"),
+        ],
+        "spine_atlas" => vec![
+            asset!("crates/animgraph-2d/tests/spine/oracle/skins.atlas"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/mesh-deform.atlas"),
+        ],
         "godot_import" => vec![asset!("assets/characters/gbot/player.tscn")],
         "gltf_import" => vec![
             asset!("assets/characters/fox/Fox.glb"),

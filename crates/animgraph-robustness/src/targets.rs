@@ -139,6 +139,18 @@ pub fn spine(data: &[u8]) -> bool {
     exercise_imported_2d(imported.data)
 }
 
+/// A Spine `.atlas`: parse, then import a small Spine export (weighted and linked meshes,
+/// regions, skins) with it and use the result.
+pub fn spine_atlas(data: &[u8]) -> bool {
+    let Some(text) = text(data) else { return false };
+    if animgraph_2d::spine::parse_atlas(text).is_err() {
+        return false;
+    }
+    let json = include_str!("../../animgraph-2d/tests/spine/oracle/skins.json");
+    let imported = animgraph_2d::spine::import_spine_with_atlas(json, Some(text)).expect("the atlas parsed");
+    exercise_imported_2d(imported.data)
+}
+
 /// A Godot scene (`.tscn`): import, then the imported skeleton.
 pub fn godot(data: &[u8]) -> bool {
     let Some(text) = text(data) else { return false };
@@ -269,6 +281,7 @@ pub const ALL: &[(&str, Target)] = &[
     ("mres_load", mres),
     ("mskel_load", mskel),
     ("spine_import", spine),
+    ("spine_atlas", spine_atlas),
     ("godot_import", godot),
     ("gltf_import", gltf),
     ("script_parse", script),

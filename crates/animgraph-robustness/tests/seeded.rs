@@ -31,6 +31,11 @@ fn spine_import() {
 }
 
 #[test]
+fn spine_atlas() {
+    check("spine_atlas", 2000, 0xA71A5);
+}
+
+#[test]
 fn godot_import() {
     check("godot_import", 2000, 0x60D07);
 }
