@@ -409,23 +409,32 @@ impl Skeleton2D {
             let (start, len) = self.deform_ranges[d as usize];
             &pose.deform[start as usize..(start + len) as usize]
         });
-        let offset = |i: usize| deform.map_or(Vec2::ZERO, |d| Vec2::new(d[2 * i], d[2 * i + 1]));
-        match &g.vertices {
-            Vertices::Rigid(vertices) => {
+        // Two loops each (with and without deform offsets), so the common case reads no
+        // offsets.
+        match (&g.vertices, deform) {
+            (Vertices::Rigid(vertices), None) => {
                 let world = pose.world[self.slot_bones[slot] as usize];
-                for (i, (v, o)) in vertices.iter().zip(out.iter_mut()).enumerate() {
-                    *o = world.transform_point2(*v + offset(i));
+                for (v, o) in vertices.iter().zip(out.iter_mut()) {
+                    *o = world.transform_point2(*v);
                 }
             }
-            Vertices::Weighted { counts, bones, positions, weights } => {
+            (Vertices::Rigid(vertices), Some(d)) => {
+                let world = pose.world[self.slot_bones[slot] as usize];
+                for ((v, o), d) in vertices.iter().zip(out.iter_mut()).zip(d.chunks_exact(2)) {
+                    *o = world.transform_point2(*v + Vec2::new(d[0], d[1]));
+                }
+            }
+            (Vertices::Weighted { counts, bones, positions, weights }, d) => {
                 let mut k = 0;
                 for (count, o) in counts.iter().zip(out.iter_mut()) {
+                    let end = (k + *count as usize).min(positions.len());
                     let mut sum = Vec2::ZERO;
-                    for _ in 0..*count {
-                        let world = pose.world[bones[k] as usize];
-                        sum += world.transform_point2(positions[k] + offset(k)) * weights[k];
-                        k += 1;
+                    for i in k..end {
+                        let world = pose.world[bones[i] as usize];
+                        let offset = d.map_or(Vec2::ZERO, |d| Vec2::new(d[2 * i], d[2 * i + 1]));
+                        sum += world.transform_point2(positions[i] + offset) * weights[i];
                     }
+                    k = end;
                     *o = sum;
                 }
             }

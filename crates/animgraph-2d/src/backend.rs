@@ -276,7 +276,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     if mask.is_some_and(|m| !m[b]) {
                         continue;
                     }
-                    let v = sample_keys(&channel.keys, sample.time);
+                    let v = crate::skeleton::sample_channel(channel, sample.time);
                     let sums = &mut self.sums[b];
                     if !sums.touched {
                         sums.touched = true;

@@ -177,6 +177,8 @@ pub(crate) struct Channel {
     /// 1 (rotate) or 2.
     pub width: u8,
     pub keys: Vec<Key>,
+    /// Per key: its Spine curve's 9 points (x, y), computed once (empty when no key has one).
+    pub points: Vec<[f32; 18]>,
 }
 
 /// Stepped attachment keys: (time, attachment index or none).
@@ -307,6 +309,12 @@ pub fn bezier(c: [f32; 4], u: f32) -> f32 {
 /// the 9 inner points this differs from the exact curve by well under 1 % of the key's change.
 /// No allocation, no iteration to convergence: the same bits on every machine.
 pub fn spine_bezier(c: [f32; 4], u: f32) -> f32 {
+    spine_bezier_at(&spine_bezier_points(c), u)
+}
+
+/// The 9 inner points of a Spine curve (`x, y` pairs, as Spine stores them, in f32), by
+/// Spine's forward differencing; [`spine_bezier_at`] reads them. Computed once per key at bind.
+pub fn spine_bezier_points(c: [f32; 4]) -> [f32; 18] {
     let [cx1, cy1, cx2, cy2] = c.map(f64::from);
     let tmpx = (-cx1 * 2.0 + cx2) * 0.03;
     let tmpy = (-cy1 * 2.0 + cy2) * 0.03;
@@ -316,16 +324,9 @@ pub fn spine_bezier(c: [f32; 4], u: f32) -> f32 {
     let mut dx = cx1 * 0.3 + tmpx + dddx * 0.16666667;
     let mut dy = cy1 * 0.3 + tmpy + dddy * 0.16666667;
     let (mut x, mut y) = (dx, dy);
-    let u = f64::from(u);
-    let (mut px, mut py) = (0.0f64, 0.0f64);
-    for _ in 0..9 {
-        // Spine stores the points as f32.
-        let (fx, fy) = (x as f32 as f64, y as f32 as f64);
-        if fx >= u {
-            let span = fx - px;
-            return (if span > 0.0 { py + (u - px) / span * (fy - py) } else { fy }) as f32;
-        }
-        (px, py) = (fx, fy);
+    let mut points = [0.0f32; 18];
+    for i in 0..9 {
+        (points[2 * i], points[2 * i + 1]) = (x as f32, y as f32);
         dx += ddx;
         dy += ddy;
         ddx += dddx;
@@ -333,8 +334,52 @@ pub fn spine_bezier(c: [f32; 4], u: f32) -> f32 {
         x += dx;
         y += dy;
     }
+    points
+}
+
+/// A Spine curve's value at `u` from its points ([`spine_bezier_points`]): linear on the
+/// segment holding `u` (Spine's `getBezierValue`).
+#[inline]
+pub fn spine_bezier_at(points: &[f32; 18], u: f32) -> f32 {
+    let u = f64::from(u);
+    let (mut px, mut py) = (0.0f64, 0.0f64);
+    for i in 0..9 {
+        let (fx, fy) = (f64::from(points[2 * i]), f64::from(points[2 * i + 1]));
+        if fx >= u {
+            let span = fx - px;
+            return (if span > 0.0 { py + (u - px) / span * (fy - py) } else { fy }) as f32;
+        }
+        (px, py) = (fx, fy);
+    }
     let span = 1.0 - px;
     (if span > 0.0 { py + (u - px) / span * (1.0 - py) } else { 1.0 }) as f32
+}
+
+/// A compiled channel at time `t`: [`sample_keys`], with Spine curves read from their points.
+#[inline]
+pub(crate) fn sample_channel(channel: &Channel, t: f32) -> [f32; 4] {
+    let keys = &channel.keys;
+    if channel.points.is_empty() {
+        return sample_keys(keys, t);
+    }
+    let Some(first) = keys.first() else { return [0.0; 4] };
+    if t <= first.time {
+        return first.values;
+    }
+    let next = keys.partition_point(|k| k.time <= t);
+    if next >= keys.len() {
+        return keys[keys.len() - 1].values;
+    }
+    let (a, b) = (&keys[next - 1], &keys[next]);
+    let span = b.time - a.time;
+    let u = if span > 0.0 { (t - a.time) / span } else { 1.0 };
+    let f = match a.curve {
+        Curve::Linear => u,
+        Curve::Stepped => return a.values,
+        Curve::Bezier(c) => bezier(c, u),
+        Curve::SpineBezier(_) => spine_bezier_at(&channel.points[next - 1], u),
+    };
+    std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
 }
 
 /// Samples keys at time `t`: before the first key its values, after the last key its values,
@@ -469,11 +514,23 @@ impl Skeleton2D {
             for (b, t) in &clip.bones {
                 for (_, first, width, keys) in t.all() {
                     if !keys.is_empty() {
+                        let spine = keys.iter().any(|k| matches!(k.curve, Curve::SpineBezier(_)));
+                        let points = if spine {
+                            keys.iter()
+                                .map(|k| match k.curve {
+                                    Curve::SpineBezier(c) => spine_bezier_points(c),
+                                    _ => [0.0; 18],
+                                })
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
                         channels.push(Channel {
                             bone: bone(b),
                             first: first as u8,
                             width,
                             keys: keys.clone(),
+                            points,
                         });
                     }
                 }

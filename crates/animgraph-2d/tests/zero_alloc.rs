@@ -50,3 +50,42 @@ fn updating_gbot_characters_allocates_nothing() {
     assert_eq!(thread_allocations() as usize - before, 0);
     assert!(events > 100, "the run fired only {events} events");
 }
+
+/// Meshes: deform blending across two layers, skin changes and world vertices allocate nothing
+/// per frame (the Spine fixture with weighted meshes, deform keys, linked meshes and skins).
+#[test]
+fn deforming_meshes_switching_skins_and_world_vertices_allocate_nothing() {
+    use animgraph_2d::{SkinId, WorldVertices};
+    use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/spine/oracle");
+    let mut deformed = 0.0f32;
+    for name in ["mesh-deform", "skins"] {
+        let json = std::fs::read_to_string(format!("{dir}/{name}.json")).unwrap();
+        let atlas = std::fs::read_to_string(format!("{dir}/{name}.atlas")).unwrap();
+        let imported = animgraph_2d::spine::import_spine_with_atlas(&json, Some(&atlas)).unwrap();
+        let skeleton = Arc::new(Skeleton2D::new(imported.data).unwrap());
+        let mut backend = animgraph_2d::Skeleton2DPoseBackend::new(Arc::clone(&skeleton));
+        let clip = animgraph_runtime::ClipId(0);
+        let layers = [
+            LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 },
+            LayerInfo { blend: ClipBlend::Additive, weight: 0.5, mask: None, event_threshold: 0.5 },
+        ];
+        let skins: Vec<SkinId> = (0..skeleton.skins.names.len() as u16).map(SkinId).collect();
+        let mut vertices = WorldVertices::new(&skeleton);
+        let before = thread_allocations() as usize;
+        for frame in 0..600u32 {
+            let t = (frame % 60) as f32 / 60.0;
+            let samples = [
+                ClipSample { clip, time: t, prev_time: t, weight: 0.6, layer: 0, looped: false },
+                ClipSample { clip, time: 1.0 - t, prev_time: 1.0 - t, weight: 0.4, layer: 0, looped: false },
+                ClipSample { clip, time: t, prev_time: t, weight: 1.0, layer: 1, looped: false },
+            ];
+            backend.set_skins(&skins[..(frame as usize / 100) % (skins.len() + 1)]);
+            backend.apply(&samples, &layers);
+            vertices.update(&skeleton, &backend.pose);
+            deformed += backend.pose.deform.iter().map(|d| d.abs()).sum::<f32>();
+        }
+        assert_eq!(thread_allocations() as usize - before, 0, "{name}");
+    }
+    assert!(deformed > 0.0, "the deform keys moved vertices");
+}
