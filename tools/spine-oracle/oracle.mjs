@@ -13,7 +13,7 @@
 //   skeleton.updateWorldTransform(Physics.none)
 //
 // which is what playing one clip alone at full weight means; also every mesh's deformed world
-// vertices `[x0, y0, ...]`. Without an atlas, attachments are created without texture regions
+// vertices `[x0, y0, ...]` and every path's world vertices (`paths`). Without an atlas, attachments are created without texture regions
 // (poses do not depend on them); with `NAME.atlas` beside the fixture, its regions are used and
 // every region's and mesh's texture coordinates (`uvs`, 0..1 of the page) are written too.
 // `"oracleSkins": [names]` in the fixture combines those skins on the skeleton first.
@@ -79,7 +79,7 @@ function poses(text, atlasText) {
       }
       // Each slot's region attachment: its four corners in world space; every slot's attachment
       // name (or null) and colour; the draw order.
-      const regions = {}, attachments = {}, colors = {}, meshes = {}, uvs = {};
+      const regions = {}, attachments = {}, colors = {}, meshes = {}, uvs = {}, paths = {};
       const drawOrder = skeleton.drawOrder.map((slot) => slot.data.name);
       for (const slot of skeleton.slots) {
         const a = slot.getAttachment();
@@ -97,8 +97,13 @@ function poses(text, atlasText) {
           meshes[slot.data.name] = v.map(round);
           if (atlas) uvs[slot.data.name] = Array.from(a.uvs).map(round);
         }
+        if (a instanceof spine.PathAttachment) {
+          const v = new Array(a.worldVerticesLength).fill(0);
+          a.computeWorldVertices(slot, 0, a.worldVerticesLength, v, 0, 2);
+          paths[slot.data.name] = v.map(round);
+        }
       }
-      out.push({ animation: animation.name, time, bones, regions, meshes, uvs, attachments, colors, drawOrder });
+      out.push({ animation: animation.name, time, bones, regions, meshes, paths, uvs, attachments, colors, drawOrder });
     }
   }
   return { runtime: `@esotericsoftware/spine-core ${version}`, poses: out };

@@ -73,6 +73,41 @@ pub struct Geometry {
     /// The deform storage it reads (see [`Skeleton2D::deform_range`]): its own, its parent's for
     /// a linked mesh that plays the parent's keys, `None` when no clip deforms it.
     pub deform: Option<u16>,
+    /// A path attachment's shape (it draws nothing: no triangles).
+    pub path: Option<PathShape>,
+}
+
+/// A path attachment's shape beyond its vertices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathShape {
+    /// The last point joins the first.
+    pub closed: bool,
+    /// Positions are by arc length.
+    pub constant_speed: bool,
+    /// Setup length at the end of each curve.
+    pub lengths: Vec<f32>,
+}
+
+/// Vertices from `.mskel`'s unweighted list or weighted influences (bones resolved).
+fn vertices_of(
+    vertices: &[[f32; 2]],
+    weights: &[Vec<crate::data::Influence>],
+    bones: &HashMap<&str, u16>,
+) -> Vertices {
+    if weights.is_empty() {
+        return Vertices::Rigid(vertices.iter().map(|v| Vec2::from_array(*v)).collect());
+    }
+    let mut counts = Vec::with_capacity(weights.len());
+    let (mut b, mut p, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    for influences in weights {
+        counts.push(influences.len() as u16);
+        for (bone, x, y, weight) in influences {
+            b.push(bones.get(bone.as_str()).copied().unwrap_or(0));
+            p.push(Vec2::new(*x, *y));
+            w.push(*weight);
+        }
+    }
+    Vertices::Weighted { counts, bones: b, positions: p, weights: w }
 }
 
 /// Where an attachment's texture coordinates come from.
@@ -322,6 +357,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                     uvs: uvs.to_vec(),
                     triangles: vec![[0, 1, 2], [0, 2, 3]],
                     deform: None,
+                    path: None,
                 }
             }
             AttachmentKind::Polygon { vertices, uvs, triangles } => Geometry {
@@ -330,6 +366,19 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                 uvs: uvs.iter().map(|v| Vec2::from_array(*v)).collect(),
                 triangles: triangles.clone(),
                 deform: None,
+                path: None,
+            },
+            AttachmentKind::Path { vertices, weights, closed, constant_speed, lengths } => Geometry {
+                page: None,
+                vertices: vertices_of(vertices, weights, bones),
+                uvs: Vec::new(),
+                triangles: Vec::new(),
+                deform: None,
+                path: Some(PathShape {
+                    closed: *closed,
+                    constant_speed: *constant_speed,
+                    lengths: lengths.clone(),
+                }),
             },
             AttachmentKind::Mesh { .. } | AttachmentKind::LinkedMesh { .. } => {
                 let (source, region) = match &a.kind {
@@ -340,27 +389,14 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                 let m = mapping(atlas, region.as_ref());
                 match &data.attachments[source].kind {
                     AttachmentKind::Mesh { vertices, weights, uvs, triangles, .. } => {
-                        let vertices = if weights.is_empty() {
-                            Vertices::Rigid(vertices.iter().map(|v| Vec2::from_array(*v)).collect())
-                        } else {
-                            let mut counts = Vec::with_capacity(weights.len());
-                            let (mut b, mut p, mut w) = (Vec::new(), Vec::new(), Vec::new());
-                            for influences in weights {
-                                counts.push(influences.len() as u16);
-                                for (bone, x, y, weight) in influences {
-                                    b.push(bones.get(bone.as_str()).copied().unwrap_or(0));
-                                    p.push(Vec2::new(*x, *y));
-                                    w.push(*weight);
-                                }
-                            }
-                            Vertices::Weighted { counts, bones: b, positions: p, weights: w }
-                        };
+                        let vertices = vertices_of(vertices, weights, bones);
                         Geometry {
                             page: m.page(textured),
                             vertices,
                             uvs: uvs.iter().map(|uv| m.mesh_uv(Vec2::from_array(*uv))).collect(),
                             triangles: triangles.clone(),
                             deform: None,
+                            path: None,
                         }
                     }
                     // A linked mesh whose parent is missing or not a mesh (refused by validation).
@@ -370,6 +406,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                         uvs: Vec::new(),
                         triangles: Vec::new(),
                         deform: None,
+                        path: None,
                     },
                 }
             }

@@ -68,6 +68,9 @@ pub struct Skeleton2DPoseBackend {
     color_delta: Vec<[f32; 4]>,
     /// The current layer's weighted deform deltas (same layout as `Pose::deform`).
     deform_delta: Vec<f32>,
+    /// One layer's weighted constraint-value changes: `Pose::mixes`, then per IK constraint its
+    /// mix and softness.
+    mix_delta: Vec<f32>,
     /// The skins chosen for this character (later ones win), then the default skin.
     skins: Vec<SkinId>,
     masks: ResolvedMasks,
@@ -89,6 +92,7 @@ impl Clone for Skeleton2DPoseBackend {
             touched: Vec::with_capacity(self.sums.len()),
             color_delta: self.color_delta.clone(),
             deform_delta: self.deform_delta.clone(),
+            mix_delta: self.mix_delta.clone(),
             skins: {
                 let mut skins = Vec::with_capacity(self.skins.capacity());
                 skins.extend_from_slice(&self.skins);
@@ -112,6 +116,7 @@ impl Skeleton2DPoseBackend {
             touched: Vec::with_capacity(bones),
             color_delta: vec![[0.0; 4]; slots],
             deform_delta: vec![0.0; skeleton.setup.deform.len()],
+            mix_delta: vec![0.0; skeleton.setup.mixes.len() + 2 * skeleton.setup.ik.len()],
             skins: Vec::with_capacity(MAX_SKINS),
             masks: ResolvedMasks::default(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
@@ -231,7 +236,9 @@ impl PoseBackend for Skeleton2DPoseBackend {
     /// `pose += layer_weight x sum(w_i x (v_i - reference))` per masked channel, where the
     /// reference is the pose below for Replace layers (so layer 0 starts from setup) and the setup
     /// pose for Additive ones; channels a clip does not key contribute nothing (they keep the pose
-    /// below). Rotations take the shortest arc. IK mix and bend are discrete, like attachments.
+    /// below). Rotations take the shortest arc. Constraint values (IK mix and softness,
+    /// transform and path mixes, path position and spacing) blend the same way; IK bend,
+    /// compress and stretch are discrete, like attachments.
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         let skeleton = &*self.skeleton;
         let setup = &skeleton.setup;
@@ -244,6 +251,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
         pose.deform.fill(0.0);
         pose.draw_order.copy_from_slice(&setup.draw_order);
         pose.ik.copy_from_slice(&setup.ik);
+        pose.mixes.copy_from_slice(&setup.mixes);
         self.events.clear();
         self.events_dropped = 0;
 
@@ -267,6 +275,13 @@ impl PoseBackend for Skeleton2DPoseBackend {
             if layer_deforms {
                 self.deform_delta.fill(0.0);
             }
+            let layer_mixes = samples.iter().filter(|s| s.layer as usize == l).any(|s| {
+                skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.mixes.is_empty() || !c.ik.is_empty())
+            });
+            if layer_mixes {
+                self.mix_delta.fill(0.0);
+            }
+            let ik_at = setup.mixes.len();
             let mut heaviest: Option<&ClipSample> = None;
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
                 let Some(clip) = skeleton.clips.get(sample.clip.0 as usize) else { continue };
@@ -326,6 +341,26 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         *delta += w * (value - reference);
                     }
                 }
+                for m in &clip.mixes {
+                    if mask.is_some_and(|mask| !mask[m.bone as usize]) {
+                        continue;
+                    }
+                    let i = m.index as usize;
+                    let value = crate::skeleton::sample_with_points(&m.keys, &m.points, sample.time)[0];
+                    let reference = if additive { setup.mixes[i] } else { pose.mixes[i] };
+                    self.mix_delta[i] += w * (value - reference);
+                }
+                for (c, keys) in &clip.ik {
+                    let c = *c as usize;
+                    if mask.is_some_and(|mask| !mask[skeleton.ik_first_bone(c)]) {
+                        continue;
+                    }
+                    if let Some(state) = crate::skeleton::sample_ik(keys, sample.time) {
+                        let reference = if additive { setup.ik[c] } else { pose.ik[c] };
+                        self.mix_delta[ik_at + 2 * c] += w * (state.mix - reference.mix);
+                        self.mix_delta[ik_at + 2 * c + 1] += w * (state.softness - reference.softness);
+                    }
+                }
                 if heaviest.is_none_or(|h| w > h.weight) {
                     heaviest = Some(sample);
                 }
@@ -361,6 +396,16 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     *offset += info.weight * delta;
                 }
             }
+            if layer_mixes {
+                let (mixes, ik) = self.mix_delta.split_at(ik_at);
+                for (value, delta) in pose.mixes.iter_mut().zip(mixes) {
+                    *value += info.weight * delta;
+                }
+                for (state, delta) in pose.ik.iter_mut().zip(ik.chunks_exact(2)) {
+                    state.mix += info.weight * delta[0];
+                    state.softness += info.weight * delta[1];
+                }
+            }
             // Discrete values: the heaviest sample of the highest layer weighing at least 0.5.
             if info.weight >= 0.5 {
                 if let Some(sample) = heaviest {
@@ -379,7 +424,9 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     }
                     for (constraint, keys) in &clip.ik {
                         if let Some(state) = crate::skeleton::sample_ik(keys, sample.time) {
-                            pose.ik[*constraint as usize] = state;
+                            let p = &mut pose.ik[*constraint as usize];
+                            (p.bend_positive, p.compress, p.stretch) =
+                                (state.bend_positive, state.compress, state.stretch);
                         }
                     }
                 }

@@ -380,6 +380,29 @@ pub enum AttachmentKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         region: Option<RegionRef>,
     },
+    /// A path (Spine's): a chain of cubic bezier curves that path constraints move bones
+    /// along; it draws nothing. Vertices come in threes per point (the handle before it, the
+    /// point, the handle after it), unweighted in the slot bone's space or weighted as a mesh's;
+    /// deform timelines offset them as a mesh's.
+    #[serde(rename_all = "camelCase")]
+    Path {
+        /// Unweighted vertices (empty when weighted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        vertices: Vec<[f32; 2]>,
+        /// Weighted vertices (empty when unweighted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        weights: Vec<Vec<Influence>>,
+        /// The last point joins the first.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        closed: bool,
+        /// Positions along the path are by arc length (else by each curve's setup `lengths`).
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        constant_speed: bool,
+        /// The path's length at the end of each curve, in setup pose (one per point; used
+        /// without constant speed).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        lengths: Vec<f32>,
+    },
     /// A mesh sharing another mesh's geometry (vertices, weights, triangles and UVs) with a
     /// region of its own; with `deform` (the default) it also plays the parent's deform keys.
     #[serde(rename_all = "camelCase")]
@@ -594,6 +617,162 @@ pub struct TransformData {
     /// Degrees added to the target's y shear.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub offset_shear_y: f32,
+}
+
+/// How a path constraint's `position` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PositionMode {
+    /// A distance along the path.
+    Fixed,
+    /// A fraction (0..1) of the path's length.
+    #[default]
+    Percent,
+}
+
+/// How a path constraint spaces its bones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SpacingMode {
+    /// Each bone's length plus `spacing`.
+    #[default]
+    Length,
+    /// `spacing` between bones.
+    Fixed,
+    /// `spacing` as a fraction of the path's length.
+    Percent,
+    /// The path shared among the bones in proportion to their lengths.
+    Proportional,
+}
+
+/// How a path constraint turns its bones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RotateMode {
+    /// Along the path's tangent at each bone.
+    #[default]
+    Tangent,
+    /// Each bone points at the next one's position.
+    Chain,
+    /// As `Chain`, and each bone scales to reach the next.
+    ChainScale,
+}
+
+/// A path constraint (Spine's): bones move and turn along the path attachment a slot shows.
+/// Offsets are in this file's y-down space.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PathData {
+    /// Unique name.
+    pub name: String,
+    /// Where it runs among all constraints (ascending; IK, then transform, then path on a tie).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub order: u32,
+    /// The constrained bones (a chain, parent first).
+    pub bones: Vec<String>,
+    /// The slot whose path attachment they follow.
+    pub target: String,
+    /// How `position` reads.
+    #[serde(default)]
+    pub position_mode: PositionMode,
+    /// How `spacing` reads.
+    #[serde(default)]
+    pub spacing_mode: SpacingMode,
+    /// How the bones turn.
+    #[serde(default)]
+    pub rotate_mode: RotateMode,
+    /// Degrees added to each bone's rotation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub offset_rotation: f32,
+    /// Where along the path the first bone sits.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub position: f32,
+    /// The spacing between bones.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spacing: f32,
+    /// How much of the rotation.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_rotate: f32,
+    /// How much of the x translation.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_x: f32,
+    /// How much of the y translation.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub mix_y: f32,
+}
+
+/// A transform constraint's keyed mixes in a clip: one-value keys `[t, mix, curve?]` per
+/// channel (Spine's transform constraint timeline; each channel has its own curve).
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TransformTimelines {
+    /// Rotation mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_rotate: Vec<Key>,
+    /// X translation mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_x: Vec<Key>,
+    /// Y translation mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_y: Vec<Key>,
+    /// X scale mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_scale_x: Vec<Key>,
+    /// Y scale mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_scale_y: Vec<Key>,
+    /// Y shear mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_shear_y: Vec<Key>,
+}
+
+impl TransformTimelines {
+    /// `(name, keys)` in the order of a transform constraint's mix values.
+    pub fn all(&self) -> [(&'static str, &Vec<Key>); 6] {
+        [
+            ("mixRotate", &self.mix_rotate),
+            ("mixX", &self.mix_x),
+            ("mixY", &self.mix_y),
+            ("mixScaleX", &self.mix_scale_x),
+            ("mixScaleY", &self.mix_scale_y),
+            ("mixShearY", &self.mix_shear_y),
+        ]
+    }
+}
+
+/// A path constraint's keyed values in a clip: one-value keys `[t, value, curve?]` per channel
+/// (Spine's path position, spacing and mix timelines).
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PathTimelines {
+    /// Position along the path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub position: Vec<Key>,
+    /// Spacing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spacing: Vec<Key>,
+    /// Rotation mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_rotate: Vec<Key>,
+    /// X translation mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_x: Vec<Key>,
+    /// Y translation mix.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mix_y: Vec<Key>,
+}
+
+impl PathTimelines {
+    /// `(name, keys)` in the order of a path constraint's values.
+    pub fn all(&self) -> [(&'static str, &Vec<Key>); 5] {
+        [
+            ("position", &self.position),
+            ("spacing", &self.spacing),
+            ("mixRotate", &self.mix_rotate),
+            ("mixX", &self.mix_x),
+            ("mixY", &self.mix_y),
+        ]
+    }
 }
 
 /// A bone's timelines in a clip.
@@ -862,7 +1041,13 @@ pub struct ClipData {
     /// Per IK constraint.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ik: BTreeMap<String, Vec<IkKey>>,
-    /// Mesh deform timelines.
+    /// Per transform constraint: keyed mixes.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub transform: BTreeMap<String, TransformTimelines>,
+    /// Per path constraint: keyed position, spacing and mixes.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub path: BTreeMap<String, PathTimelines>,
+    /// Mesh (and path) deform timelines.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deform: Vec<DeformTimeline>,
 }
@@ -956,6 +1141,9 @@ pub struct Skeleton2DData {
     /// Transform constraints.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transform: Vec<TransformData>,
+    /// Path constraints.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<PathData>,
     /// Event names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<String>,
@@ -1117,6 +1305,7 @@ impl Skeleton2DData {
             ("events", self.events.len()),
             ("ik", self.ik.len()),
             ("transform", self.transform.len()),
+            ("path", self.path.len()),
         ] {
             if count > u16::MAX as usize {
                 issue(
@@ -1197,6 +1386,30 @@ impl Skeleton2DData {
                 _ => {}
             }
         };
+        let check_weights =
+            |issues_ref: &mut Vec<SkeletonIssue>, at: &dyn Fn(&str) -> String, weights: &[Vec<Influence>]| {
+                for (v, influences) in weights.iter().enumerate() {
+                    if influences.is_empty() {
+                        issue(
+                            issues_ref,
+                            at(&format!(".weights[{v}]")),
+                            "is empty; give at least one [bone, x, y, weight]".into(),
+                        );
+                    }
+                    for (k, (b, x, y, w)) in influences.iter().enumerate() {
+                        if !bone(b) {
+                            issue(issues_ref, at(&format!(".weights[{v}][{k}]")), format!("no bone \"{b}\""));
+                        }
+                        if !finite(&[*x, *y, *w]) {
+                            issue(
+                                issues_ref,
+                                at(&format!(".weights[{v}][{k}]")),
+                                "has a NaN or infinite number".into(),
+                            );
+                        }
+                    }
+                }
+            };
         let mut slots_seen = std::collections::HashSet::new();
         for (i, s) in self.slots.iter().enumerate() {
             if !bone(&s.bone) {
@@ -1294,31 +1507,7 @@ impl Skeleton2DData {
                     if *hull as usize > count {
                         issue(issues_ref, at(".hull"), format!("is {hull}, more than the {count} vertices"));
                     }
-                    for (v, influences) in weights.iter().enumerate() {
-                        if influences.is_empty() {
-                            issue(
-                                issues_ref,
-                                at(&format!(".weights[{v}]")),
-                                "is empty; give at least one [bone, x, y, weight]".into(),
-                            );
-                        }
-                        for (k, (b, x, y, w)) in influences.iter().enumerate() {
-                            if !bone(b) {
-                                issue(
-                                    issues_ref,
-                                    at(&format!(".weights[{v}][{k}]")),
-                                    format!("no bone \"{b}\""),
-                                );
-                            }
-                            if !finite(&[*x, *y, *w]) {
-                                issue(
-                                    issues_ref,
-                                    at(&format!(".weights[{v}][{k}]")),
-                                    "has a NaN or infinite number".into(),
-                                );
-                            }
-                        }
-                    }
+                    check_weights(issues_ref, &at, weights);
                     if !vertices.iter().chain(uvs).all(|v| finite(v)) {
                         issue(issues_ref, at(""), "has a NaN or infinite number".into());
                     }
@@ -1343,6 +1532,37 @@ impl Skeleton2DData {
                         ),
                     }
                     check_region(issues_ref, format!("attachments[{i}].region"), region.as_ref());
+                }
+                AttachmentKind::Path { vertices, weights, lengths, .. } => {
+                    let at = |rest: &str| format!("attachments[{i}]{rest}");
+                    let count = if weights.is_empty() { vertices.len() } else { weights.len() };
+                    if !vertices.is_empty() && !weights.is_empty() {
+                        issue(
+                            issues_ref,
+                            at(".weights"),
+                            "a path has vertices or weights, not both; keep one".into(),
+                        );
+                    }
+                    if count % 3 != 0 || count < 6 || count > u16::MAX as usize {
+                        issue(
+                            issues_ref,
+                            at(""),
+                            format!(
+                                "has {count} vertices; a path has 3 per point (handle, point, handle) and at \
+                                 least 2 points"
+                            ),
+                        );
+                    } else if lengths.len() != count / 3 {
+                        issue(
+                            issues_ref,
+                            at(".lengths"),
+                            format!("has {} entries; give one per point ({})", lengths.len(), count / 3),
+                        );
+                    }
+                    check_weights(issues_ref, &at, weights);
+                    if !vertices.iter().all(|v| finite(v)) || !finite(lengths) {
+                        issue(issues_ref, at(""), "has a NaN or infinite number".into());
+                    }
                 }
             }
             if let AttachmentKind::Region { region, .. } = &a.kind {
@@ -1456,6 +1676,31 @@ impl Skeleton2DData {
             ];
             if !finite(&numbers) {
                 issue(issues_ref, format!("transform[{i}]"), "has a NaN or infinite number".into());
+            }
+        }
+        for (i, p) in self.path.iter().enumerate() {
+            if p.bones.is_empty() {
+                issue(
+                    issues_ref,
+                    format!("path[{i}].bones"),
+                    "names no bone; name the bones it moves".into(),
+                );
+            }
+            for b in &p.bones {
+                if !bone(b) {
+                    issue(issues_ref, format!("path[{i}]"), format!("no bone \"{b}\""));
+                }
+            }
+            if !slot(&p.target) {
+                issue(
+                    issues_ref,
+                    format!("path[{i}].target"),
+                    format!("no slot \"{}\"; the target is the slot showing the path", p.target),
+                );
+            }
+            let numbers = [p.offset_rotation, p.position, p.spacing, p.mix_rotate, p.mix_x, p.mix_y];
+            if !finite(&numbers) {
+                issue(issues_ref, format!("path[{i}]"), "has a NaN or infinite number".into());
             }
         }
         for (name, clip) in &self.clips {
@@ -1586,6 +1831,91 @@ impl Skeleton2DData {
                             at(&format!(".ik.{c}[{k}]")),
                             "time out of order or not finite".into(),
                         );
+                    }
+                }
+            }
+            for (c, t) in &clip.transform {
+                if !self.transform.iter().any(|x| &x.name == c) {
+                    issue(
+                        issues_ref,
+                        at(&format!(".transform.{c}")),
+                        format!("no transform constraint \"{c}\""),
+                    );
+                }
+                for (name, list) in t.all() {
+                    keys(issues_ref, at(&format!(".transform.{c}.{name}")), list, 1);
+                }
+            }
+            for (c, t) in &clip.path {
+                if !self.path.iter().any(|x| &x.name == c) {
+                    issue(issues_ref, at(&format!(".path.{c}")), format!("no path constraint \"{c}\""));
+                }
+                for (name, list) in t.all() {
+                    keys(issues_ref, at(&format!(".path.{c}.{name}")), list, 1);
+                }
+            }
+            for (d, t) in clip.deform.iter().enumerate() {
+                let here = at(&format!(".deform[{d}]"));
+                let target = self
+                    .attachments
+                    .iter()
+                    .find(|a| a.slot == t.slot && a.name == t.attachment && a.skin == t.skin);
+                let floats = match target.map(|a| &a.kind) {
+                    Some(
+                        AttachmentKind::Mesh { vertices, weights, .. }
+                        | AttachmentKind::Path { vertices, weights, .. },
+                    ) => Some(
+                        2 * if weights.is_empty() {
+                            vertices.len()
+                        } else {
+                            weights.iter().map(Vec::len).sum()
+                        },
+                    ),
+                    Some(AttachmentKind::LinkedMesh { .. }) => None,
+                    Some(_) => {
+                        issue(
+                            issues_ref,
+                            here.clone(),
+                            format!("\"{}\" is not a mesh or path; only those deform", t.attachment),
+                        );
+                        None
+                    }
+                    None => {
+                        let skin = t.skin.as_deref().unwrap_or("default");
+                        issue(
+                            issues_ref,
+                            here.clone(),
+                            format!(
+                                "slot \"{}\" has no attachment \"{}\" in skin {skin}",
+                                t.slot, t.attachment
+                            ),
+                        );
+                        None
+                    }
+                };
+                for (k, key) in t.keys.iter().enumerate() {
+                    if !key.time.is_finite()
+                        || !finite(&key.vertices)
+                        || (k > 0 && key.time < t.keys[k - 1].time)
+                    {
+                        issue(
+                            issues_ref,
+                            format!("{here}.keys[{k}]"),
+                            "time out of order or not finite".into(),
+                        );
+                    }
+                    if let Some(n) = floats {
+                        if key.offset as usize + key.vertices.len() > n {
+                            issue(
+                                issues_ref,
+                                format!("{here}.keys[{k}]"),
+                                format!(
+                                    "offsets floats {} to {} of a deform of {n}; keep them inside",
+                                    key.offset,
+                                    key.offset as usize + key.vertices.len()
+                                ),
+                            );
+                        }
                     }
                 }
             }

@@ -870,6 +870,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
             attachments,
             ik: Vec::new(),
             transform: Vec::new(),
+            path: Vec::new(),
             events: Vec::new(),
             clips,
         },

@@ -11,6 +11,7 @@ pub mod attachment;
 pub mod backend;
 pub mod data;
 pub mod godot;
+pub mod path;
 pub mod render;
 pub mod skeleton;
 pub mod spine;

@@ -44,6 +44,12 @@ pub struct Pose {
     pub draw_order: Vec<u16>,
     /// Per IK constraint: its mix, softness and switches now.
     pub ik: Vec<IkPose>,
+    /// Constraint values that clips key and layers blend: per transform constraint its six
+    /// mixes (rotate, x, y, scale x, scale y, shear y), then per path constraint its position,
+    /// spacing and three mixes (rotate, x, y).
+    pub mixes: Vec<f32>,
+    /// Scratch storage of path constraints (sized once; no allocation per frame).
+    pub path_scratch: crate::path::PathScratch,
     /// Per bone world transform (after IK).
     pub world: Vec<Affine2>,
 }
@@ -82,7 +88,7 @@ struct SpineBone {
 }
 
 /// Spine's world matrix and position of one of our (mirrored) world transforms.
-fn spine_world(w: Affine2) -> (f64, f64, f64, f64, f64, f64) {
+pub(crate) fn spine_world(w: Affine2) -> (f64, f64, f64, f64, f64, f64) {
     let (m, t) = (w.matrix2.as_dmat2(), w.translation.as_dvec2());
     (m.x_axis.x, -m.y_axis.x, -m.x_axis.y, m.y_axis.y, t.x, -t.y)
 }
@@ -198,7 +204,33 @@ pub(crate) struct BoundClip {
     pub draw_order: Vec<(f32, Vec<u16>)>,
     pub events: Vec<(f32, u16)>,
     pub ik: Vec<(u16, Vec<IkKey>)>,
+    /// Keyed constraint values (transform and path), into [`Pose::mixes`].
+    pub mixes: Vec<MixChannel>,
     pub deform: Vec<BoundDeform>,
+}
+
+/// A keyed constraint value: one-value keys for `Pose::mixes[index]`.
+#[derive(Clone, Debug)]
+pub(crate) struct MixChannel {
+    pub index: u16,
+    /// The constraint's first bone (layer masks).
+    pub bone: u16,
+    pub keys: Vec<Key>,
+    /// Per key: its Spine curve's points (empty when no key has one).
+    pub points: Vec<[f32; 18]>,
+}
+
+/// Per key: its Spine curve's 9 points, or nothing when no key has a Spine curve.
+fn spine_points(keys: &[Key]) -> Vec<[f32; 18]> {
+    if !keys.iter().any(|k| matches!(k.curve, Curve::SpineBezier(_))) {
+        return Vec::new();
+    }
+    keys.iter()
+        .map(|k| match k.curve {
+            Curve::SpineBezier(c) => spine_bezier_points(c),
+            _ => [0.0; 18],
+        })
+        .collect()
 }
 
 /// A compiled deform timeline: `keys` times and curves, `values` one full row of offsets per key.
@@ -259,6 +291,7 @@ pub struct Skeleton2D {
     pub(crate) clip_names: ClipNames,
     pub(crate) ik: Vec<BoundIk>,
     pub(crate) transform: Vec<BoundIk>,
+    pub(crate) path: Vec<crate::path::BoundPath>,
     /// Every constraint in update order.
     pub(crate) order: Vec<Constraint>,
 }
@@ -268,6 +301,7 @@ pub struct Skeleton2D {
 pub(crate) enum Constraint {
     Ik(u16),
     Transform(u16),
+    Path(u16),
 }
 
 /// Evaluates a normalised cubic bezier (CSS `cubic-bezier`) at time fraction `u`.
@@ -358,8 +392,13 @@ pub fn spine_bezier_at(points: &[f32; 18], u: f32) -> f32 {
 /// A compiled channel at time `t`: [`sample_keys`], with Spine curves read from their points.
 #[inline]
 pub(crate) fn sample_channel(channel: &Channel, t: f32) -> [f32; 4] {
-    let keys = &channel.keys;
-    if channel.points.is_empty() {
+    sample_with_points(&channel.keys, &channel.points, t)
+}
+
+/// [`sample_keys`] with Spine curves read from their precomputed `points` (empty: none).
+#[inline]
+pub(crate) fn sample_with_points(keys: &[Key], points: &[[f32; 18]], t: f32) -> [f32; 4] {
+    if points.is_empty() {
         return sample_keys(keys, t);
     }
     let Some(first) = keys.first() else { return [0.0; 4] };
@@ -377,7 +416,7 @@ pub(crate) fn sample_channel(channel: &Channel, t: f32) -> [f32; 4] {
         Curve::Linear => u,
         Curve::Stepped => return a.values,
         Curve::Bezier(c) => bezier(c, u),
-        Curve::SpineBezier(_) => spine_bezier_at(&channel.points[next - 1], u),
+        Curve::SpineBezier(_) => spine_bezier_at(&points[next - 1], u),
     };
     std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
 }
@@ -505,6 +544,23 @@ impl Skeleton2D {
                     stretch: ik.stretch,
                 })
                 .collect(),
+            mixes: data
+                .transform
+                .iter()
+                .flat_map(|t| [t.mix_rotate, t.mix_x, t.mix_y, t.mix_scale_x, t.mix_scale_y, t.mix_shear_y])
+                .chain(data.path.iter().flat_map(|p| [p.position, p.spacing, p.mix_rotate, p.mix_x, p.mix_y]))
+                .collect(),
+            path_scratch: {
+                let vertices = bound
+                    .geometry
+                    .iter()
+                    .filter(|g| g.path.is_some())
+                    .map(|g| g.vertices.len())
+                    .max()
+                    .unwrap_or(0);
+                let chain = data.path.iter().map(|p| p.bones.len()).max().unwrap_or(0);
+                crate::path::PathScratch::new(vertices, chain)
+            },
             world: vec![Affine2::IDENTITY; n],
         };
         let mut clips = Vec::new();
@@ -514,17 +570,7 @@ impl Skeleton2D {
             for (b, t) in &clip.bones {
                 for (_, first, width, keys) in t.all() {
                     if !keys.is_empty() {
-                        let spine = keys.iter().any(|k| matches!(k.curve, Curve::SpineBezier(_)));
-                        let points = if spine {
-                            keys.iter()
-                                .map(|k| match k.curve {
-                                    Curve::SpineBezier(c) => spine_bezier_points(c),
-                                    _ => [0.0; 18],
-                                })
-                                .collect()
-                        } else {
-                            Vec::new()
-                        };
+                        let points = spine_points(keys);
                         channels.push(Channel {
                             bone: bone(b),
                             first: first as u8,
@@ -602,8 +648,40 @@ impl Skeleton2D {
                     })
                 })
                 .collect();
+            let mut mixes = Vec::new();
+            for (c, t) in &clip.transform {
+                let i = data.transform.iter().position(|x| &x.name == c).expect("validated");
+                let first = bone(&data.transform[i].bones[0]);
+                for (k, (_, keys)) in t.all().into_iter().enumerate() {
+                    if !keys.is_empty() {
+                        let index = (6 * i + k) as u16;
+                        mixes.push(MixChannel {
+                            index,
+                            bone: first,
+                            keys: keys.clone(),
+                            points: spine_points(keys),
+                        });
+                    }
+                }
+            }
+            for (c, t) in &clip.path {
+                let i = data.path.iter().position(|x| &x.name == c).expect("validated");
+                let first = bone(&data.path[i].bones[0]);
+                for (k, (_, keys)) in t.all().into_iter().enumerate() {
+                    if !keys.is_empty() {
+                        let index = (6 * data.transform.len() + 5 * i + k) as u16;
+                        mixes.push(MixChannel {
+                            index,
+                            bone: first,
+                            keys: keys.clone(),
+                            points: spine_points(keys),
+                        });
+                    }
+                }
+            }
             clip_names.insert(name, clips.len());
             clips.push(BoundClip {
+                mixes,
                 name: name.clone(),
                 duration: clip.duration,
                 looping: clip.looping,
@@ -626,7 +704,16 @@ impl Skeleton2D {
             .iter()
             .map(|t| BoundIk { bones: t.bones.iter().map(|b| bone(b)).collect(), target: bone(&t.target) })
             .collect();
-        // Spine's update order: by `order`, IK before transform on a tie, then list order.
+        let path = data
+            .path
+            .iter()
+            .map(|p| crate::path::BoundPath {
+                bones: p.bones.iter().map(|b| bone(b)).collect(),
+                slot: slot(&p.target),
+            })
+            .collect();
+        // Spine's update order: by `order`, IK before transform before path on a tie, then list
+        // order.
         let mut order: Vec<(u32, u8, usize, Constraint)> = data
             .ik
             .iter()
@@ -638,6 +725,7 @@ impl Skeleton2D {
                     .enumerate()
                     .map(|(i, c)| (c.order, 1, i, Constraint::Transform(i as u16))),
             )
+            .chain(data.path.iter().enumerate().map(|(i, c)| (c.order, 2, i, Constraint::Path(i as u16))))
             .collect();
         order.sort_by_key(|c| (c.0, c.1, c.2));
         let order = order.into_iter().map(|c| c.3).collect();
@@ -657,6 +745,7 @@ impl Skeleton2D {
             clip_names,
             ik,
             transform,
+            path,
             order,
         };
         let mut shown = skeleton.setup.clone();
@@ -724,8 +813,24 @@ impl Skeleton2D {
                     }
                 }
                 Constraint::Transform(i) => self.apply_transform(pose, i as usize),
+                Constraint::Path(i) => self.apply_path(pose, i as usize),
             }
         }
+    }
+
+    /// IK constraint `c`'s first bone.
+    pub(crate) fn ik_first_bone(&self, c: usize) -> usize {
+        self.ik[c].bones[0] as usize
+    }
+
+    /// Where path constraint `index`'s values start in [`Pose::mixes`].
+    pub(crate) fn path_mixes(&self, index: usize) -> usize {
+        6 * self.data.transform.len() + 5 * index
+    }
+
+    /// Recomputes bone `b`'s world transform from its channels and its parent's world.
+    pub(crate) fn update_bone_world(&self, pose: &mut Pose, b: usize) {
+        self.update_bone(pose, b);
     }
 
     fn update_bone(&self, pose: &mut Pose, b: usize) {
@@ -1106,8 +1211,9 @@ impl Skeleton2D {
         use std::f64::consts::PI;
         let d = &self.data.transform[index];
         let m = |v: f32| f64::from(v);
-        let (mix_rotate, mix_x, mix_y) = (m(d.mix_rotate), m(d.mix_x), m(d.mix_y));
-        let (mix_scale_x, mix_scale_y, mix_shear_y) = (m(d.mix_scale_x), m(d.mix_scale_y), m(d.mix_shear_y));
+        let mixes = &pose.mixes[6 * index..6 * index + 6];
+        let (mix_rotate, mix_x, mix_y) = (m(mixes[0]), m(mixes[1]), m(mixes[2]));
+        let (mix_scale_x, mix_scale_y, mix_shear_y) = (m(mixes[3]), m(mixes[4]), m(mixes[5]));
         if [mix_rotate, mix_x, mix_y, mix_scale_x, mix_scale_y, mix_shear_y].iter().all(|v| *v == 0.0) {
             return;
         }
@@ -1225,24 +1331,29 @@ impl Skeleton2D {
                     let s = (bb * bb + dd * dd).sqrt();
                     (bb, dd) = (r.cos() * s, r.sin() * s);
                 }
-                // The applied values (for constraints after this one that read them); the
-                // world matrix stays as computed (Spine keeps it: the applied scale y of a
-                // sheared bone does not give it back exactly).
-                let (x, y, rotation, scale_x, scale_y, shear_y) =
-                    self.applied(pose, b, (a, bb, cc, dd, wx, wy));
-                let ch = &mut pose.channels;
-                (ch[X][b], ch[Y][b], ch[ROTATION][b]) = (x as f32, -y as f32, -rotation as f32);
-                (ch[SCALE_X][b], ch[SCALE_Y][b]) = (scale_x as f32, scale_y as f32);
-                (ch[SHEAR_X][b], ch[SHEAR_Y][b]) = (0.0, -shear_y as f32);
-                pose.world[b] = Affine2::from_mat2_translation(
-                    Mat2::from_cols(Vec2::new(a as f32, -cc as f32), Vec2::new(-bb as f32, dd as f32)),
-                    Vec2::new(wx as f32, -wy as f32),
-                );
+                self.store_world(pose, b, (a, bb, cc, dd, wx, wy));
                 self.update_children(pose, b);
                 continue;
             }
             self.update_descendants(pose, b);
         }
+    }
+
+    /// Sets bone `b`'s world matrix and position (Spine's space) as a constraint computed them,
+    /// and its channels to the applied values (for constraints after it that read them); the
+    /// world matrix stays as computed (Spine keeps it: the applied scale y of a sheared bone does
+    /// not give it back exactly).
+    pub(crate) fn store_world(&self, pose: &mut Pose, b: usize, world: (f64, f64, f64, f64, f64, f64)) {
+        let (a, bb, cc, dd, wx, wy) = world;
+        let (x, y, rotation, scale_x, scale_y, shear_y) = self.applied(pose, b, world);
+        let ch = &mut pose.channels;
+        (ch[X][b], ch[Y][b], ch[ROTATION][b]) = (x as f32, -y as f32, -rotation as f32);
+        (ch[SCALE_X][b], ch[SCALE_Y][b]) = (scale_x as f32, scale_y as f32);
+        (ch[SHEAR_X][b], ch[SHEAR_Y][b]) = (0.0, -shear_y as f32);
+        pose.world[b] = Affine2::from_mat2_translation(
+            Mat2::from_cols(Vec2::new(a as f32, -cc as f32), Vec2::new(-bb as f32, dd as f32)),
+            Vec2::new(wx as f32, -wy as f32),
+        );
     }
 
     /// Spine's `Bone.updateAppliedTransform`: the local values (Spine's space) that give bone

@@ -20,11 +20,13 @@ use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 
-use crate::data::TransformData;
 use crate::data::{
     AtlasData, AtlasPage, AtlasRegion, AttachmentData, AttachmentKind, BlendMode, BoneData, BoneTimelines,
     ClipData, Curve, DeformKey, DeformTimeline, IkData, IkKey, Inherit, Key, RegionRef, Skeleton2DData,
     SlotData, SlotTimelines,
+};
+use crate::data::{
+    PathData, PathTimelines, PositionMode, RotateMode, SpacingMode, TransformData, TransformTimelines,
 };
 use crate::godot::Imported;
 
@@ -384,19 +386,57 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             }
         })
         .collect();
-    // One warning per constraint not imported yet, naming it and the bones it would move.
-    for kind in ["path", "physics"] {
-        for c in root.get(kind).and_then(Json::as_array).into_iter().flatten() {
-            let name = c.get("name").and_then(Json::as_str).unwrap_or("?");
-            let bones: Vec<&str> = match c.get("bones") {
-                Some(Json::Array(list)) => list.iter().filter_map(Json::as_str).collect(),
-                _ => c.get("bone").and_then(Json::as_str).into_iter().collect(),
-            };
-            warnings.push(format!(
-                "{kind} constraint {name} is not supported; skipped (its bones {} keep their animated pose)",
-                bones.join(", ")
-            ));
-        }
+    // Path constraints, mirrored into y-down (the rotation offset). Spine scales fixed
+    // positions and length / fixed spacing by the export scale, which is 1 here.
+    let path: Vec<PathData> = root
+        .get("path")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let mode = |key: &str| c.get(key).and_then(Json::as_str).unwrap_or("");
+            let mix_x = f(c.get("mixX"), 1.0);
+            PathData {
+                name: c.get("name").and_then(Json::as_str).unwrap_or("").to_string(),
+                order: c.get("order").and_then(Json::as_u64).unwrap_or(0) as u32,
+                bones: c
+                    .get("bones")
+                    .and_then(Json::as_array)
+                    .map(|b| b.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+                    .unwrap_or_default(),
+                target: c.get("target").and_then(Json::as_str).unwrap_or("").to_string(),
+                position_mode: if mode("positionMode") == "fixed" {
+                    PositionMode::Fixed
+                } else {
+                    PositionMode::Percent
+                },
+                spacing_mode: match mode("spacingMode") {
+                    "fixed" => SpacingMode::Fixed,
+                    "percent" => SpacingMode::Percent,
+                    "proportional" => SpacingMode::Proportional,
+                    _ => SpacingMode::Length,
+                },
+                rotate_mode: match mode("rotateMode") {
+                    "chain" => RotateMode::Chain,
+                    "chainScale" => RotateMode::ChainScale,
+                    _ => RotateMode::Tangent,
+                },
+                offset_rotation: -f(c.get("rotation"), 0.0),
+                position: f(c.get("position"), 0.0),
+                spacing: f(c.get("spacing"), 0.0),
+                mix_rotate: f(c.get("mixRotate"), 1.0),
+                mix_x,
+                mix_y: f(c.get("mixY"), mix_x),
+            }
+        })
+        .collect();
+    // Physics constraints are not simulated: one warning each, naming it and its bone.
+    for c in root.get("physics").and_then(Json::as_array).into_iter().flatten() {
+        let name = c.get("name").and_then(Json::as_str).unwrap_or("?");
+        let bone = c.get("bone").and_then(Json::as_str).unwrap_or("?");
+        warnings.push(format!(
+            "physics constraint {name} is not supported; skipped (its bone {bone} keeps its animated pose)"
+        ));
     }
     let events: Vec<String> =
         root.get("events").and_then(Json::as_object).map(|e| e.keys().cloned().collect()).unwrap_or_default();
@@ -653,7 +693,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                 ));
                 continue;
             };
-            if !matches!(mesh.kind, AttachmentKind::Mesh { .. }) {
+            if !matches!(mesh.kind, AttachmentKind::Mesh { .. } | AttachmentKind::Path { .. }) {
                 warnings.push(format!(
                     "animation {clip_name}: deform of {slot}/{name}, which is not a mesh; skipped"
                 ));
@@ -699,10 +739,84 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             }
             clip.deform.push(DeformTimeline { slot, attachment: name, skin, keys });
         }
-        for kind in ["transform", "path", "physics"] {
-            if anim.get(kind).is_some() {
-                warnings.push(format!("animation {clip_name}: {kind} timelines are not supported; skipped"));
+        // Transform and path constraint timelines: one single-channel timeline per value (each
+        // has its own curve), a stepped setup key before a first key after 0.
+        for (name, keys) in anim.get("transform").and_then(Json::as_object).cloned().unwrap_or_default() {
+            let Some(c) = transform.iter().find(|c| c.name == name) else {
+                warnings.push(format!(
+                    "animation {clip_name}: no transform constraint {name}; its timeline is skipped"
+                ));
+                continue;
+            };
+            let setup = [c.mix_rotate, c.mix_x, c.mix_y, c.mix_scale_x, c.mix_scale_y, c.mix_shear_y];
+            let raw = |k: &Json, ch: usize| {
+                let g = |key: &str, d: f32| f(k.get(key), d);
+                match ch {
+                    0 => g("mixRotate", 1.0),
+                    1 => g("mixX", 1.0),
+                    2 => g("mixY", g("mixX", 1.0)),
+                    3 => g("mixScaleX", 1.0),
+                    4 => g("mixScaleY", g("mixScaleX", 1.0)),
+                    _ => g("mixShearY", 1.0),
+                }
+            };
+            let mut channels =
+                channel_timeline(&keys, 6, &raw, &|_, v| v, &|ch| setup[ch]).into_channels().into_iter();
+            let mut next = || channels.next().unwrap_or_default();
+            let t = TransformTimelines {
+                mix_rotate: next(),
+                mix_x: next(),
+                mix_y: next(),
+                mix_scale_x: next(),
+                mix_scale_y: next(),
+                mix_shear_y: next(),
+            };
+            for (_, list) in t.all() {
+                end = end.max(last_time(list));
             }
+            clip.transform.insert(name, t);
+        }
+        for (name, timelines) in anim.get("path").and_then(Json::as_object).cloned().unwrap_or_default() {
+            let Some(c) = path.iter().find(|c| c.name == name) else {
+                warnings.push(format!(
+                    "animation {clip_name}: no path constraint {name}; its timelines are skipped"
+                ));
+                continue;
+            };
+            let mut t = PathTimelines::default();
+            for (kind, keys) in timelines.as_object().cloned().unwrap_or_default() {
+                match kind.as_str() {
+                    "position" | "spacing" => {
+                        let setup = if kind == "position" { c.position } else { c.spacing };
+                        let raw = |k: &Json, _: usize| f(k.get("value"), 0.0);
+                        let keys = single(channel_timeline(&keys, 1, &raw, &|_, v| v, &|_| setup));
+                        end = end.max(last_time(&keys));
+                        if kind == "position" { t.position = keys } else { t.spacing = keys }
+                    }
+                    "mix" => {
+                        let setup = [c.mix_rotate, c.mix_x, c.mix_y];
+                        let raw = |k: &Json, ch: usize| match ch {
+                            0 => f(k.get("mixRotate"), 1.0),
+                            1 => f(k.get("mixX"), 1.0),
+                            _ => f(k.get("mixY"), f(k.get("mixX"), 1.0)),
+                        };
+                        let mut channels =
+                            channel_timeline(&keys, 3, &raw, &|_, v| v, &|ch| setup[ch]).into_channels().into_iter();
+                        let mut next = || channels.next().unwrap_or_default();
+                        (t.mix_rotate, t.mix_x, t.mix_y) = (next(), next(), next());
+                        for list in [&t.mix_rotate, &t.mix_x, &t.mix_y] {
+                            end = end.max(last_time(list));
+                        }
+                    }
+                    other => warnings.push(format!(
+                        "animation {clip_name}: the {other} timeline of path constraint {name} is not supported; skipped"
+                    )),
+                }
+            }
+            clip.path.insert(name, t);
+        }
+        if anim.get("physics").is_some() {
+            warnings.push(format!("animation {clip_name}: physics timelines are not supported; skipped"));
         }
         // Spine animations last until their last key.
         clip.duration = if end > 0.0 { end } else { 1.0 / 30.0 };
@@ -717,6 +831,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             attachments,
             ik,
             transform,
+            path,
             events,
             clips,
         },
@@ -814,25 +929,7 @@ fn attachment(
                 .chunks_exact(2)
                 .map(|c| [(c[0] / 2.0) as u16, (c[1] / 2.0) as u16])
                 .collect();
-            let (mut vertices, mut weights) = (Vec::new(), Vec::new());
-            if raw.len() == 2 * uvs.len() {
-                vertices = raw.chunks_exact(2).map(|c| [c[0], -c[1]]).collect();
-            } else {
-                // Weighted: per vertex `count, (bone, x, y, weight) x count`.
-                let mut i = 0;
-                while i < raw.len() && weights.len() < uvs.len() {
-                    let count = raw[i] as usize;
-                    i += 1;
-                    let mut list = Vec::with_capacity(count.min(64));
-                    for _ in 0..count {
-                        let Some(v) = raw.get(i..i + 4) else { break };
-                        let bone = bones.get(v[0] as usize).copied().unwrap_or("");
-                        list.push((bone.to_string(), v[1], -v[2], v[3]));
-                        i += 4;
-                    }
-                    weights.push(list);
-                }
-            }
+            let (vertices, weights) = spine_vertices(&raw, uvs.len(), bones);
             Ok(AttachmentKind::Mesh {
                 vertices,
                 weights,
@@ -852,10 +949,48 @@ fn attachment(
         }),
         "boundingbox" => Err("boundingbox"),
         "point" => Err("point"),
-        "path" => Err("path"),
+        "path" => {
+            let count = a.get("vertexCount").and_then(Json::as_u64).unwrap_or(0) as usize;
+            let (vertices, weights) =
+                spine_vertices(&numbers("vertices"), count.min(u16::MAX as usize), bones);
+            Ok(AttachmentKind::Path {
+                vertices,
+                weights,
+                closed: a.get("closed").and_then(Json::as_bool).unwrap_or(false),
+                constant_speed: a.get("constantSpeed").and_then(Json::as_bool).unwrap_or(true),
+                lengths: numbers("lengths"),
+            })
+        }
         "clipping" => Err("clipping"),
         _ => Err("unknown"),
     }
+}
+
+/// A Spine vertex list of `count` vertices (mesh or path) in `.mskel` form, y mirrored:
+/// unweighted `x, y` pairs, or weighted as per vertex `n, (bone, x, y, weight) x n`.
+fn spine_vertices(
+    raw: &[f32],
+    count: usize,
+    bones: &[&str],
+) -> (Vec<[f32; 2]>, Vec<Vec<crate::data::Influence>>) {
+    if raw.len() == 2 * count {
+        return (raw.chunks_exact(2).map(|c| [c[0], -c[1]]).collect(), Vec::new());
+    }
+    let mut weights = Vec::new();
+    let mut i = 0;
+    while i < raw.len() && weights.len() < count {
+        let n = raw[i] as usize;
+        i += 1;
+        let mut list = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            let Some(v) = raw.get(i..i + 4) else { break };
+            let bone = bones.get(v[0] as usize).copied().unwrap_or("");
+            list.push((bone.to_string(), v[1], -v[2], v[3]));
+            i += 4;
+        }
+        weights.push(list);
+    }
+    (Vec::new(), weights)
 }
 
 /// Reads a Spine texture atlas (`.atlas`, the 4.x format and the older `xy` / `size` / `orig`

@@ -82,25 +82,30 @@ fn other_spine_versions_are_refused_by_name() {
     assert!(import_spine("[").unwrap_err().to_string().contains("malformed JSON"));
 }
 
-/// Constraints not imported yet (path, physics) are one warning each, naming the constraint and
-/// its bones; transform constraints import; the rest of the file imports.
+/// Physics constraints (not simulated) are one warning each, naming the constraint and its
+/// bone; transform and path constraints import; the rest of the file imports.
 #[test]
-fn unsupported_constraints_are_one_named_warning_each() {
+fn physics_constraints_are_one_named_warning_each() {
     let text = r#"{"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}, {"name": "a", "parent": "root"}],
+        "slots": [{"name": "s", "bone": "root"}],
         "transform": [{"name": "follow", "bones": ["a"], "target": "root"}, {"name": "mirror", "bones": ["a"], "target": "root"}],
-        "path": [{"name": "spline", "bones": ["a"], "target": "root"}],
-        "physics": [{"name": "hair", "bone": "a"}],
+        "path": [{"name": "spline", "bones": ["a"], "target": "s", "rotateMode": "chainScale", "spacingMode": "proportional"}],
+        "physics": [{"name": "hair", "bone": "a"}, {"name": "tail", "bone": "root"}],
         "animations": {"idle": {"bones": {"a": {"rotate": [{"value": 0}, {"time": 1, "value": 10}]}}}}}"#;
     let imported = import_spine(text).unwrap();
     let named: Vec<&String> = imported.warnings.iter().filter(|w| w.contains("constraint")).collect();
     assert_eq!(named.len(), 2, "{named:?}");
     assert!(
-        named[0].starts_with("path constraint spline is not supported") && named[0].contains("bones a"),
+        named[0].starts_with("physics constraint hair is not supported") && named[0].contains("bone a"),
         "{}",
         named[0]
     );
-    assert!(named[1].starts_with("physics constraint hair is not supported"), "{}", named[1]);
+    assert!(named[1].starts_with("physics constraint tail is not supported"), "{}", named[1]);
     let transforms: Vec<&str> = imported.data.transform.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(transforms, ["follow", "mirror"]);
+    let path = &imported.data.path[0];
+    assert_eq!((path.name.as_str(), path.target.as_str()), ("spline", "s"));
+    assert_eq!(path.rotate_mode, animgraph_2d::data::RotateMode::ChainScale);
+    assert_eq!(path.spacing_mode, animgraph_2d::data::SpacingMode::Proportional);
     assert!(imported.data.clips.contains_key("idle"));
 }

@@ -121,8 +121,9 @@ fn check(name: &str) {
                 }
             }
         }
-        // Meshes: every deformed world vertex within PX, in order.
-        for (slot, expected_vertices) in pose["meshes"].as_object().into_iter().flatten() {
+        // Meshes and paths: every deformed world vertex within PX, in order.
+        let vertex_lists = pose["meshes"].as_object().into_iter().chain(pose["paths"].as_object()).flatten();
+        for (slot, expected_vertices) in vertex_lists {
             let skeleton = backend.skeleton();
             let s = skeleton.data.slots.iter().position(|x| &x.name == slot).unwrap();
             let Some(a) = backend.pose.attachments[s] else {
@@ -217,7 +218,7 @@ fn check(name: &str) {
             .iter()
             .any(|p| p[key].as_object().is_some_and(|m| !m.is_empty()))
     };
-    assert_eq!(has("meshes"), mesh_checks > 0, "{name}: meshes compared {mesh_checks}");
+    assert_eq!(has("meshes") || has("paths"), mesh_checks > 0, "{name}: meshes compared {mesh_checks}");
     assert_eq!(has("uvs"), uv_checks > 0, "{name}: texture coordinates compared {uv_checks}");
     assert!(
         failures.is_empty(),
@@ -285,4 +286,9 @@ fn combined_skins_and_linked_meshes_match_spine() {
 #[test]
 fn transform_constraints_in_every_mode_match_spine() {
     check("transform");
+}
+
+#[test]
+fn path_constraints_in_every_mode_and_constraint_timelines_match_spine() {
+    check("path");
 }
