@@ -171,9 +171,9 @@ impl Skeleton2D {
             offset_rotation *= if pa * pd - pb * pc > 0.0 { PI / 180.0 } else { -PI / 180.0 };
             false
         };
-        for i in 0..bone_count {
+        for (i, &bone) in bones.iter().enumerate().take(bone_count) {
             let p = 3 * (i + 1);
-            let b = bones[i] as usize;
+            let b = bone as usize;
             let (mut a, mut bb, mut c, mut d, mut wx, mut wy) = spine_world(pose.world[b]);
             wx += (bone_x - wx) * mix_x;
             wy += (bone_y - wy) * mix_y;
@@ -275,9 +275,9 @@ fn compute_world_positions(
         // `seg` holds 8 floats: one curve (or 4 for before / after).
         let mut seg = [0.0f64; 8];
         let mut curve = 0usize;
-        for i in 0..spaces_count {
+        for (i, &space) in spaces.iter().enumerate().take(spaces_count) {
             let o = 3 * i;
-            let space = spaces[i] * multiplier;
+            let space = space * multiplier;
             position += space;
             let mut p = position;
             if closed {
@@ -398,9 +398,9 @@ fn compute_world_positions(
     let mut curve_length = 0.0;
     let (mut curve, mut segment) = (0usize, 0usize);
     let mut c = [0.0f64; 8];
-    for i in 0..spaces_count {
+    for (i, &space) in spaces.iter().enumerate().take(spaces_count) {
         let o = 3 * i;
-        let space = spaces[i] * multiplier;
+        let space = space * multiplier;
         position += space;
         let mut p = position;
         if closed {

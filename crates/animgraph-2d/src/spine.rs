@@ -116,7 +116,8 @@ fn channel_timeline(
             keys.insert(0, (0.0, setup(c), Curve::Stepped));
         }
     }
-    let same_curves = (1..n).all(|c| channels[c].iter().zip(&channels[0]).all(|(a, b)| a.2 == b.2));
+    // A key holds up to 4 values: wider timelines (constraint mixes) are always split.
+    let same_curves = n <= 4 && (1..n).all(|c| channels[c].iter().zip(&channels[0]).all(|(a, b)| a.2 == b.2));
     if same_curves {
         let keys = (0..channels[0].len())
             .map(|i| {

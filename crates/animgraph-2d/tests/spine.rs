@@ -109,3 +109,25 @@ fn physics_constraints_are_one_named_warning_each() {
     assert_eq!(path.spacing_mode, animgraph_2d::data::SpacingMode::Proportional);
     assert!(imported.data.clips.contains_key("idle"));
 }
+
+/// A transform-constraint timeline keys six mixes at once (more than a `.mskel` key holds):
+/// it imports as six one-value timelines, whether the curves agree or not, with Spine's
+/// defaults (mixY from mixX, mixScaleY from mixScaleX) filled in per key.
+#[test]
+fn six_mix_transform_timelines_split_into_one_value_channels() {
+    let text = r#"{"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}, {"name": "a", "parent": "root"}],
+        "transform": [{"name": "follow", "bones": ["a"], "target": "root"}],
+        "animations": {"idle": {"transform": {"follow": [
+            {"mixRotate": 0.25, "mixX": 0.5, "mixScaleX": 0.75, "mixShearY": 0.1},
+            {"time": 1, "mixRotate": 1, "mixX": 0, "mixY": 1, "mixScaleX": 0, "mixScaleY": 1, "mixShearY": 1}
+        ]}}}}"#;
+    let imported = import_spine(text).unwrap();
+    let t = &imported.data.clips["idle"].transform["follow"];
+    let firsts = |keys: &[animgraph_2d::data::Key]| (keys.len(), keys[0].values[0], keys[1].values[0]);
+    assert_eq!(firsts(&t.mix_rotate), (2, 0.25, 1.0));
+    assert_eq!(firsts(&t.mix_x), (2, 0.5, 0.0));
+    assert_eq!(firsts(&t.mix_y), (2, 0.5, 1.0), "mixY defaults to mixX on the first key");
+    assert_eq!(firsts(&t.mix_scale_x), (2, 0.75, 0.0));
+    assert_eq!(firsts(&t.mix_scale_y), (2, 0.75, 1.0));
+    assert_eq!(firsts(&t.mix_shear_y), (2, 0.1, 1.0));
+}
