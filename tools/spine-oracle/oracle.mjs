@@ -79,12 +79,14 @@ function poses(text, atlasText) {
       }
       // Each slot's region attachment: its four corners in world space; every slot's attachment
       // name (or null) and colour; the draw order.
-      const regions = {}, attachments = {}, colors = {}, meshes = {}, uvs = {}, paths = {};
+      const regions = {}, attachments = {}, colors = {}, darks = {}, meshes = {}, uvs = {}, paths = {};
       const drawOrder = skeleton.drawOrder.map((slot) => slot.data.name);
       for (const slot of skeleton.slots) {
         const a = slot.getAttachment();
         attachments[slot.data.name] = a ? a.name : null;
         colors[slot.data.name] = [slot.color.r, slot.color.g, slot.color.b, slot.color.a].map(round);
+        // The two-colour tint's dark colour, for slots that have one.
+        if (slot.darkColor) darks[slot.data.name] = [slot.darkColor.r, slot.darkColor.g, slot.darkColor.b].map(round);
         if (!atlas && a instanceof spine.RegionAttachment) {
           const v = new Array(8).fill(0);
           a.computeWorldVertices(slot, v, 0, 2);
@@ -103,7 +105,7 @@ function poses(text, atlasText) {
           paths[slot.data.name] = v.map(round);
         }
       }
-      out.push({ animation: animation.name, time, bones, regions, meshes, paths, uvs, attachments, colors, drawOrder });
+      out.push({ animation: animation.name, time, bones, regions, meshes, paths, uvs, attachments, colors, darks, drawOrder });
     }
   }
   return { runtime: `@esotericsoftware/spine-core ${version}`, poses: out };

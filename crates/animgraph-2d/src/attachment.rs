@@ -75,6 +75,15 @@ pub struct Geometry {
     pub deform: Option<u16>,
     /// A path attachment's shape (it draws nothing: no triangles).
     pub path: Option<PathShape>,
+    /// A clipping attachment's reach (it draws nothing: no triangles).
+    pub clipping: Option<ClipShape>,
+}
+
+/// How far a clipping polygon reaches in the draw order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClipShape {
+    /// The last slot it clips (`None`: to the end of the draw order).
+    pub end: Option<u16>,
 }
 
 /// A path attachment's shape beyond its vertices.
@@ -358,6 +367,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                     triangles: vec![[0, 1, 2], [0, 2, 3]],
                     deform: None,
                     path: None,
+                    clipping: None,
                 }
             }
             AttachmentKind::Polygon { vertices, uvs, triangles } => Geometry {
@@ -367,6 +377,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                 triangles: triangles.clone(),
                 deform: None,
                 path: None,
+                clipping: None,
             },
             AttachmentKind::Path { vertices, weights, closed, constant_speed, lengths } => Geometry {
                 page: None,
@@ -379,6 +390,16 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                     constant_speed: *constant_speed,
                     lengths: lengths.clone(),
                 }),
+                clipping: None,
+            },
+            AttachmentKind::Clipping { vertices, weights, end } => Geometry {
+                page: None,
+                vertices: vertices_of(vertices, weights, bones),
+                uvs: Vec::new(),
+                triangles: Vec::new(),
+                deform: None,
+                path: None,
+                clipping: Some(ClipShape { end: end.as_deref().and_then(|e| slots.get(e).copied()) }),
             },
             AttachmentKind::Mesh { .. } | AttachmentKind::LinkedMesh { .. } => {
                 let (source, region) = match &a.kind {
@@ -397,6 +418,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                             triangles: triangles.clone(),
                             deform: None,
                             path: None,
+                            clipping: None,
                         }
                     }
                     // A linked mesh whose parent is missing or not a mesh (refused by validation).
@@ -407,6 +429,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                         triangles: Vec::new(),
                         deform: None,
                         path: None,
+                        clipping: None,
                     },
                 }
             }

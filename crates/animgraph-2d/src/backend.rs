@@ -7,7 +7,9 @@ use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, Mask
 
 use crate::attachment::SkinId;
 use crate::data::Curve;
-use crate::skeleton::{BoundClip, CHANNELS, Pose, ROTATION, Skeleton2D, sample_keys, shortest, stepped};
+use crate::skeleton::{
+    BoundClip, CHANNELS, COLOR_CHANNELS, Pose, ROTATION, Skeleton2D, sample_keys, shortest, stepped,
+};
 
 /// A clip event fired by `apply`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,7 +67,7 @@ pub struct Skeleton2DPoseBackend {
     /// The bones the current layer's samples key, in first-keyed order (their sums are added to
     /// the pose and reset at the layer's end; nothing else is visited).
     touched: Vec<u16>,
-    color_delta: Vec<[f32; 4]>,
+    color_delta: Vec<[f32; COLOR_CHANNELS]>,
     /// The current layer's weighted deform deltas (same layout as `Pose::deform`).
     deform_delta: Vec<f32>,
     /// One layer's weighted constraint-value changes: `Pose::mixes`, then per IK constraint its
@@ -114,7 +116,7 @@ impl Skeleton2DPoseBackend {
             pose: skeleton.setup.clone(),
             sums: vec![BoneSums::EMPTY; bones],
             touched: Vec::with_capacity(bones),
-            color_delta: vec![[0.0; 4]; slots],
+            color_delta: vec![[0.0; COLOR_CHANNELS]; slots],
             deform_delta: vec![0.0; skeleton.setup.deform.len()],
             mix_delta: vec![0.0; skeleton.setup.mixes.len() + 2 * skeleton.setup.ik.len()],
             skins: Vec::with_capacity(MAX_SKINS),
@@ -266,7 +268,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 .filter(|s| s.layer as usize == l)
                 .any(|s| skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.colors.is_empty()));
             if layer_keys_colors {
-                self.color_delta.fill([0.0; 4]);
+                self.color_delta.fill([0.0; COLOR_CHANNELS]);
             }
             let layer_deforms = samples
                 .iter()

@@ -291,6 +291,11 @@ pub struct SlotData {
     /// RGBA tint, 0..1.
     #[serde(default = "white", skip_serializing_if = "is_white")]
     pub color: [f32; 4],
+    /// The dark colour of Spine's two-colour tint (RGB, 0..1): a texel's colour `c` draws as
+    /// `c * color + (1 - c) * dark`, so dark parts of the art take this colour. `None` is
+    /// black (plain tinting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dark: Option<[f32; 3]>,
     /// How it is drawn over what is below.
     #[serde(default, skip_serializing_if = "BlendMode::is_normal")]
     pub blend: BlendMode,
@@ -402,6 +407,22 @@ pub enum AttachmentKind {
         /// without constant speed).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         lengths: Vec<f32>,
+    },
+    /// A clipping polygon (Spine's): the slots drawn after its slot, up to and including `end`
+    /// (to the end of the draw order without one), show only inside it. It draws nothing
+    /// itself. Vertices as a path's (unweighted or weighted; deform timelines offset them);
+    /// while one clipping polygon is active a second one is ignored, as in Spine.
+    #[serde(rename_all = "camelCase")]
+    Clipping {
+        /// Unweighted vertices (empty when weighted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        vertices: Vec<[f32; 2]>,
+        /// Weighted vertices (empty when unweighted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        weights: Vec<Vec<Influence>>,
+        /// The last slot clipped (`None`: every slot after it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end: Option<String>,
     },
     /// A mesh sharing another mesh's geometry (vertices, weights, triangles and UVs) with a
     /// region of its own; with `deform` (the default) it also plays the parent's deform keys.
@@ -879,17 +900,34 @@ pub struct SlotTimelines {
     /// Alpha alone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alpha: Vec<Key>,
+    /// The two-colour tint's dark colour, `[t, r, g, b]` (Spine's `rgba2` and `rgb2`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dark: Vec<Key>,
+    /// Dark red alone (dark channels keyed with curves of their own).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dark_red: Vec<Key>,
+    /// Dark green alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dark_green: Vec<Key>,
+    /// Dark blue alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dark_blue: Vec<Key>,
 }
 
 impl SlotTimelines {
-    /// Every colour timeline with its `.mskel` name, the first colour channel and its width.
-    pub fn colors(&self) -> [(&'static str, usize, u8, &Vec<Key>); 5] {
+    /// Every colour timeline with its `.mskel` name, the first colour channel and its width
+    /// (channels 0..4 are the RGBA tint, 4..7 the dark colour's RGB).
+    pub fn colors(&self) -> [(&'static str, usize, u8, &Vec<Key>); 9] {
         [
             ("color", 0, 4, &self.color),
             ("red", 0, 1, &self.red),
             ("green", 1, 1, &self.green),
             ("blue", 2, 1, &self.blue),
             ("alpha", 3, 1, &self.alpha),
+            ("dark", 4, 3, &self.dark),
+            ("darkRed", 4, 1, &self.dark_red),
+            ("darkGreen", 5, 1, &self.dark_green),
+            ("darkBlue", 6, 1, &self.dark_blue),
         ]
     }
 }
@@ -1434,6 +1472,9 @@ impl Skeleton2DData {
             if !finite(&s.color) {
                 issue(issues_ref, format!("slots[{i}].color"), "has a NaN or infinite number".into());
             }
+            if s.dark.is_some_and(|d| !finite(&d)) {
+                issue(issues_ref, format!("slots[{i}].dark"), "has a NaN or infinite number".into());
+            }
         }
         for (i, a) in self.attachments.iter().enumerate() {
             if !slot(&a.slot) {
@@ -1532,6 +1573,39 @@ impl Skeleton2DData {
                         ),
                     }
                     check_region(issues_ref, format!("attachments[{i}].region"), region.as_ref());
+                }
+                AttachmentKind::Clipping { vertices, weights, end } => {
+                    let at = |rest: &str| format!("attachments[{i}]{rest}");
+                    let count = if weights.is_empty() { vertices.len() } else { weights.len() };
+                    if !vertices.is_empty() && !weights.is_empty() {
+                        issue(
+                            issues_ref,
+                            at(".weights"),
+                            "a clipping polygon has vertices or weights, not both; keep one".into(),
+                        );
+                    }
+                    if !(3..=u16::MAX as usize).contains(&count) {
+                        issue(
+                            issues_ref,
+                            at(""),
+                            format!("has {count} vertices; a clipping polygon has at least 3"),
+                        );
+                    }
+                    if let Some(end) = end {
+                        if !self.slots.iter().any(|s| &s.name == end) {
+                            issue(
+                                issues_ref,
+                                at(".end"),
+                                format!(
+                                    "names slot \"{end}\", which does not exist; name a slot or leave it out"
+                                ),
+                            );
+                        }
+                    }
+                    check_weights(issues_ref, &at, weights);
+                    if !vertices.iter().all(|v| finite(v)) {
+                        issue(issues_ref, at(""), "has a NaN or infinite number".into());
+                    }
                 }
                 AttachmentKind::Path { vertices, weights, lengths, .. } => {
                     let at = |rest: &str| format!("attachments[{i}]{rest}");
@@ -1763,7 +1837,7 @@ impl Skeleton2DData {
                 for (name, _, width, list) in timelines {
                     keys(issues_ref, at(&format!(".slots.{s}.{name}")), list, width);
                 }
-                for (name, other) in overlapping(&timelines, 4) {
+                for (name, other) in overlapping(&timelines, crate::skeleton::COLOR_CHANNELS) {
                     let message =
                         format!("keys a colour channel {other} keys too; keep one of the two timelines");
                     issue(issues_ref, at(&format!(".slots.{s}.{name}")), message);
@@ -1863,7 +1937,8 @@ impl Skeleton2DData {
                 let floats = match target.map(|a| &a.kind) {
                     Some(
                         AttachmentKind::Mesh { vertices, weights, .. }
-                        | AttachmentKind::Path { vertices, weights, .. },
+                        | AttachmentKind::Path { vertices, weights, .. }
+                        | AttachmentKind::Clipping { vertices, weights, .. },
                     ) => Some(
                         2 * if weights.is_empty() {
                             vertices.len()
@@ -1876,7 +1951,10 @@ impl Skeleton2DData {
                         issue(
                             issues_ref,
                             here.clone(),
-                            format!("\"{}\" is not a mesh or path; only those deform", t.attachment),
+                            format!(
+                                "\"{}\" is not a mesh, path or clipping polygon; only those deform",
+                                t.attachment
+                            ),
                         );
                         None
                     }

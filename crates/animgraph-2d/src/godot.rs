@@ -715,6 +715,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
             bone: bones[bone].name.clone(),
             attachment: Some(part.clone()),
             color: [1.0; 4],
+            dark: None,
             blend: Default::default(),
         });
         attachments.push(AttachmentData {

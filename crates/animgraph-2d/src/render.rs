@@ -10,7 +10,7 @@
 
 use glam::{Affine2, Vec2};
 use tiny_skia::{
-    Color, FillRule, FilterQuality, Paint, PathBuilder, Pattern, Pixmap, SpreadMode, Stroke, Transform,
+    Color, FillRule, FilterQuality, Mask, Paint, PathBuilder, Pattern, Pixmap, SpreadMode, Stroke, Transform,
 };
 
 use crate::data::BlendMode;
@@ -74,7 +74,8 @@ pub fn pose_bounds(skeleton: &Skeleton2D, pose: &Pose) -> (Vec2, Vec2) {
     for (slot, attachment) in pose.attachments.iter().enumerate() {
         let Some(a) = attachment else { continue };
         let alpha = pose.colors[slot][3] * skeleton.attachments[*a as usize].color[3];
-        if alpha <= 0.0 {
+        // Paths and clipping polygons draw nothing.
+        if alpha <= 0.0 || skeleton.geometry[*a as usize].triangles.is_empty() {
             continue;
         }
         world_vertices(skeleton, pose, slot, *a as usize, &mut vertices);
@@ -194,6 +195,13 @@ fn triangle_map(uv: [Vec2; 3], screen: [Vec2; 3]) -> Option<Affine2> {
     Some(Affine2::from_mat2_translation(m, screen[0] - m * uv[0]))
 }
 
+/// Ends the clip in force after the slot it ends at.
+fn end_clip(clip: &mut Option<(Mask, Option<u16>)>, slot: u16) {
+    if clip.as_ref().is_some_and(|(_, end)| *end == Some(slot)) {
+        *clip = None;
+    }
+}
+
 fn color(c: [f32; 4]) -> Color {
     Color::from_rgba(c[0].clamp(0.0, 1.0), c[1].clamp(0.0, 1.0), c[2].clamp(0.0, 1.0), c[3].clamp(0.0, 1.0))
         .unwrap_or(Color::BLACK)
@@ -213,29 +221,61 @@ pub fn render(
     let mut canvas = Pixmap::new(w * ss, h * ss).expect("non-zero size");
     canvas.fill(color(options.background));
     let view = Affine2::from_scale(Vec2::splat(ss as f32)) * camera.view;
-    // Tinted copies of the pages, one per distinct page and RGB tint in this picture.
-    let mut tinted: Vec<(u16, [u8; 3], Pixmap)> = Vec::new();
+    // Tinted copies of the pages, one per distinct page and tint (light RGB, dark RGB).
+    let mut tinted: Vec<(u16, [u8; 6], Pixmap)> = Vec::new();
     let mut vertices = Vec::new();
+    // The clipping polygon in force, as a mask, and the last slot it clips.
+    let mut clip: Option<(Mask, Option<u16>)> = None;
     for &slot in &pose.draw_order {
+        let slot_id = slot;
         let slot = slot as usize;
-        let Some(a) = pose.attachments[slot] else { continue };
+        let Some(a) = pose.attachments[slot] else {
+            end_clip(&mut clip, slot_id);
+            continue;
+        };
         let attachment = &skeleton.attachments[a as usize];
         let geometry = &skeleton.geometry[a as usize];
+        if let Some(shape) = geometry.clipping {
+            // As Spine's clipStart: a second polygon while one is active is ignored, and the
+            // clipping slot does not end its own clip.
+            if clip.is_none() {
+                world_vertices(skeleton, pose, slot, a as usize, &mut vertices);
+                let mut path = PathBuilder::new();
+                for (i, v) in vertices.iter().enumerate() {
+                    let p = view.transform_point2(*v);
+                    if i == 0 { path.move_to(p.x, p.y) } else { path.line_to(p.x, p.y) }
+                }
+                path.close();
+                if let (Some(path), Some(mut mask)) = (path.finish(), Mask::new(w * ss, h * ss)) {
+                    mask.fill_path(&path, FillRule::Winding, false, Transform::identity());
+                    clip = Some((mask, shape.end));
+                }
+            }
+            continue;
+        }
         let tint: [f32; 4] = std::array::from_fn(|i| pose.colors[slot][i] * attachment.color[i]);
         let alpha = tint[3];
         if alpha <= 0.0 {
+            end_clip(&mut clip, slot_id);
             continue;
         }
-        let key = [0, 1, 2].map(|i| (tint[i].clamp(0.0, 1.0) * 255.0).round() as u8);
+        let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+        let dark = &pose.colors[slot][4..7];
+        let key = [byte(tint[0]), byte(tint[1]), byte(tint[2]), byte(dark[0]), byte(dark[1]), byte(dark[2])];
         let page = geometry.page;
         let texture = match page.and_then(|p| textures.get(p as usize)).and_then(Option::as_ref) {
-            Some(t) if key != [255; 3] => {
+            Some(t) if key != [255, 255, 255, 0, 0, 0] => {
                 let p = page.unwrap_or(0);
                 if !tinted.iter().any(|(q, k, _)| *q == p && *k == key) {
                     let mut copy = t.clone();
                     for pixel in copy.pixels_mut() {
-                        let c = [pixel.red(), pixel.green(), pixel.blue()];
-                        let [r, g, b] = [0, 1, 2].map(|i| ((c[i] as u16 * key[i] as u16 + 127) / 255) as u8);
+                        // Premultiplied two-colour tint: c * light + (alpha - c) * dark.
+                        let (c, alpha) = ([pixel.red(), pixel.green(), pixel.blue()], pixel.alpha() as u32);
+                        let [r, g, b] = [0, 1, 2].map(|i| {
+                            let c = c[i] as u32;
+                            let v = c * key[i] as u32 + alpha.saturating_sub(c) * key[3 + i] as u32;
+                            ((v + 127) / 255).min(alpha) as u8
+                        });
                         *pixel = tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, pixel.alpha())
                             .unwrap_or(*pixel);
                     }
@@ -274,8 +314,15 @@ pub fn render(
                 }
                 _ => paint.set_color(color([0.7 * tint[0], 0.7 * tint[1], 0.75 * tint[2], alpha])),
             }
-            canvas.fill_path(&path, &paint, FillRule::Winding, Transform::identity(), None);
+            canvas.fill_path(
+                &path,
+                &paint,
+                FillRule::Winding,
+                Transform::identity(),
+                clip.as_ref().map(|c| &c.0),
+            );
         }
+        end_clip(&mut clip, slot_id);
     }
     if options.bones {
         let stroke = Stroke { width: 1.5 * ss as f32, ..Default::default() };

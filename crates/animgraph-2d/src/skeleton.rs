@@ -24,14 +24,19 @@ pub const SHEAR_Y: usize = 6;
 /// Channels per bone.
 pub const CHANNELS: usize = 7;
 
+/// Colour channels per slot: RGBA, then the dark colour's RGB (see [`SlotData::dark`]).
+///
+/// [`SlotData::dark`]: crate::data::SlotData::dark
+pub const COLOR_CHANNELS: usize = 7;
+
 /// A pose in struct-of-arrays form: `channels[c][bone]`, slot colours and attachments, draw
 /// order, and world transforms.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pose {
     /// `channels[X][bone]`, ... (see the channel constants).
     pub channels: [Vec<f32>; CHANNELS],
-    /// Per slot RGBA.
-    pub colors: Vec<[f32; 4]>,
+    /// Per slot: the RGBA tint, then the two-colour tint's dark RGB (black without one).
+    pub colors: Vec<[f32; COLOR_CHANNELS]>,
     /// Per slot: the attachment shown (index into the skeleton's attachments), resolved from
     /// `attachment_keys` through the chosen skins.
     pub attachments: Vec<Option<u16>>,
@@ -524,7 +529,15 @@ impl Skeleton2D {
         }
         let setup = Pose {
             channels,
-            colors: data.slots.iter().map(|s| s.color).collect(),
+            colors: data
+                .slots
+                .iter()
+                .map(|s| {
+                    let [r, g, b, a] = s.color;
+                    let [dr, dg, db] = s.dark.unwrap_or([0.0; 3]);
+                    [r, g, b, a, dr, dg, db]
+                })
+                .collect(),
             attachments: vec![None; data.slots.len()],
             attachment_keys: data
                 .slots

@@ -250,6 +250,10 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             bone: s.get("bone").and_then(Json::as_str).unwrap_or("").to_string(),
             attachment: s.get("attachment").and_then(Json::as_str).map(str::to_string),
             color: color(s.get("color")),
+            dark: s.get("dark").map(|d| {
+                let [r, g, b, _] = color(Some(d));
+                [r, g, b]
+            }),
             blend: match s.get("blend").and_then(Json::as_str) {
                 Some("additive") => BlendMode::Additive,
                 Some("multiply") => BlendMode::Multiply,
@@ -288,7 +292,6 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             "boundingbox" => "bounding boxes are for hit tests and draw nothing",
             "point" => "points mark places and draw nothing",
             "path" => "paths guide path constraints, which are not imported",
-            "clipping" => "clipping is not supported yet; the slots draw unclipped",
             _ => "not supported",
         };
         let shown: Vec<&str> = list.iter().take(6).map(String::as_str).collect();
@@ -547,19 +550,26 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                             ));
                         }
                     }
-                    "rgba" | "rgb" | "alpha" => {
-                        let setup = slots.iter().find(|x| x.name == *slot).map_or([1.0; 4], |x| x.color);
+                    "rgba" | "rgb" | "alpha" | "rgba2" | "rgb2" => {
+                        let setup = slots.iter().find(|x| x.name == *slot).map_or([1.0; 7], |x| {
+                            let [r, g, b, a] = x.color;
+                            let [dr, dg, db] = x.dark.unwrap_or([0.0; 3]);
+                            [r, g, b, a, dr, dg, db]
+                        });
+                        // The slot colour channels each timeline keys (4..7: the dark RGB).
                         let channels: &[usize] = match kind.as_str() {
                             "rgba" => &[0, 1, 2, 3],
                             "rgb" => &[0, 1, 2],
+                            "rgba2" => &[0, 1, 2, 3, 4, 5, 6],
+                            "rgb2" => &[0, 1, 2, 4, 5, 6],
                             _ => &[3],
                         };
-                        let raw = |k: &Json, n: usize| {
-                            if kind == "alpha" {
-                                f(k.get("value"), 0.0)
-                            } else {
-                                color(k.get("color"))[channels[n]]
-                            }
+                        let two = kind.ends_with('2');
+                        let raw = |k: &Json, n: usize| match channels[n] {
+                            _ if kind == "alpha" => f(k.get("value"), 0.0),
+                            c @ 0..4 if two => color(k.get("light"))[c],
+                            c @ 0..4 => color(k.get("color"))[c],
+                            c => color(k.get("dark"))[c - 4],
                         };
                         let read =
                             channel_timeline(&keys, channels.len(), &raw, &|_, v| v, &|n| setup[channels[n]]);
@@ -568,12 +578,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                             Timeline::Joint(keys) if kind == "rgba" => t.color = keys,
                             other => {
                                 for (&c, keys) in channels.iter().zip(other.into_channels()) {
-                                    match c {
-                                        0 => t.red = keys,
-                                        1 => t.green = keys,
-                                        2 => t.blue = keys,
-                                        _ => t.alpha = keys,
-                                    }
+                                    set_color_channel(&mut t, c, keys);
                                 }
                             }
                         }
@@ -869,8 +874,21 @@ fn draw_order(slots: &[SlotData], offsets: Option<&Json>) -> Vec<String> {
     order.into_iter().map(|slot| slots[slot.or_else(|| rest.next()).unwrap_or(0)].name.clone()).collect()
 }
 
-/// A Spine attachment as `.mskel`'s, or the type it has when it draws nothing we import
-/// (`boundingbox`, `point`, `path`, `clipping`).
+/// Stores one colour channel's single-value keys (channels as in [`SlotTimelines::colors`]).
+fn set_color_channel(t: &mut SlotTimelines, channel: usize, keys: Vec<Key>) {
+    *match channel {
+        0 => &mut t.red,
+        1 => &mut t.green,
+        2 => &mut t.blue,
+        3 => &mut t.alpha,
+        4 => &mut t.dark_red,
+        5 => &mut t.dark_green,
+        _ => &mut t.dark_blue,
+    } = keys;
+}
+
+/// A Spine attachment as `.mskel`'s, or the type it has when it is not imported
+/// (`boundingbox`, `point`).
 fn attachment(
     a: &Json,
     name: &str,
@@ -962,7 +980,16 @@ fn attachment(
                 lengths: numbers("lengths"),
             })
         }
-        "clipping" => Err("clipping"),
+        "clipping" => {
+            let count = a.get("vertexCount").and_then(Json::as_u64).unwrap_or(0) as usize;
+            let (vertices, weights) =
+                spine_vertices(&numbers("vertices"), count.min(u16::MAX as usize), bones);
+            Ok(AttachmentKind::Clipping {
+                vertices,
+                weights,
+                end: a.get("end").and_then(Json::as_str).map(str::to_string),
+            })
+        }
         _ => Err("unknown"),
     }
 }

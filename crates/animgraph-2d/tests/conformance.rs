@@ -74,6 +74,7 @@ fn discrete_data() -> Skeleton2DData {
         bone: "hand".into(),
         attachment: Some("calm".into()),
         color: [1.0; 4],
+        dark: None,
         blend: Default::default(),
     });
     data.slots.push(SlotData {
@@ -81,6 +82,7 @@ fn discrete_data() -> Skeleton2DData {
         bone: "root".into(),
         attachment: None,
         color: [1.0; 4],
+        dark: None,
         blend: Default::default(),
     });
     for name in ["calm", "angry", "happy"] {

@@ -107,6 +107,27 @@ fn invalid_skeletons_name_the_place() {
         (edit(r#""duration": 1"#, r#""duration": 0"#), "clips.wave.duration: is 0"),
         (edit(r#""format": 2"#, r#""format": 3"#), "format: format 3 is not supported"),
         (edit(r#""x": 10"#, r#""x": 1e40"#), "line 4, column 76: the number 1e40 is out of range"),
+        (
+            edit(
+                r#""attachments": []"#,
+                r#""attachments": [{ "slot": "body", "name": "c", "type": "clipping", "vertices": [[0, 0], [1, 0]] }]"#,
+            ),
+            "attachments[0]: has 2 vertices; a clipping polygon has at least 3",
+        ),
+        (
+            edit(
+                r#""attachments": []"#,
+                r#""attachments": [{ "slot": "body", "name": "c", "type": "clipping", "vertices": [[0, 0], [1, 0], [0, 1]], "end": "legs" }]"#,
+            ),
+            "attachments[0].end: names slot \"legs\", which does not exist",
+        ),
+        (
+            edit(
+                r#""clips": { "wave": { "duration": 1, "#,
+                r#""clips": { "wave": { "duration": 1, "slots": { "body": { "dark": [[0, 1, 0, 0]], "darkGreen": [[0, 1]] } }, "#,
+            ),
+            "clips.wave.slots.body.darkGreen: keys a colour channel dark keys too",
+        ),
     ];
     for (text, expected) in cases {
         let found = issues(&text);

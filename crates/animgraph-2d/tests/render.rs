@@ -105,6 +105,7 @@ fn slot_colours_tint_and_fade_what_they_draw() {
             bone: "root".into(),
             attachment: Some("a".into()),
             color: [1.0, 0.0, 0.0, 1.0],
+            dark: None,
             blend: Default::default(),
         }],
         attachments: vec![AttachmentData {
@@ -144,7 +145,77 @@ fn slot_colours_tint_and_fade_what_they_draw() {
         "a red slot tints white texture red"
     );
     let mut faded = skeleton.setup.clone();
-    faded.colors[0] = [1.0, 1.0, 1.0, 0.5];
+    faded.colors[0] = [1.0, 1.0, 1.0, 0.5, 0.0, 0.0, 0.0];
     let c = centre(&render(&skeleton, &faded, &[Some(white.clone())], &camera, &options));
     assert!((120..=136).contains(&c[0]) && c[0] == c[1] && c[1] == c[2], "half alpha over black: {c:?}");
+}
+
+/// A 32 x 32 picture of `mskel` (a `.mskel` body: bones, slots, attachments) over black, the
+/// world's (-10, -10)..(10, 10) framed, with one white texture page.
+fn draw(props: &str) -> Pixmap {
+    use animgraph_2d::render::{Camera, render};
+    let text = format!(r#"{{ "format": 2, "uid": "res_t", "type": "Skeleton2DData", "props": {props} }}"#);
+    let skeleton = Skeleton2D::new(Skeleton2DData::parse(&text).unwrap()).unwrap();
+    let mut page = Pixmap::new(4, 4).unwrap();
+    page.fill(tiny_skia::Color::from_rgba8(64, 64, 64, 255));
+    let camera = Camera::fit(glam::Vec2::splat(-10.0), glam::Vec2::splat(10.0), 32, 32, 0.0);
+    let options = RenderOptions {
+        width: 32,
+        height: 32,
+        background: [0.0, 0.0, 0.0, 1.0],
+        bones: false,
+        supersample: 1,
+    };
+    render(&skeleton, &skeleton.setup, &[Some(page)], &camera, &options)
+}
+
+fn rgb(p: &Pixmap, x: u32, y: u32) -> [u8; 3] {
+    let c = p.pixel(x, y).unwrap();
+    [c.red(), c.green(), c.blue()]
+}
+
+const SQUARE: &str = r#""type": "region", "width": 20, "height": 20, "region": [0, 0, 4, 4]"#;
+
+#[test]
+fn two_colour_tint_colours_the_dark_parts() {
+    let slot = |extra: &str| {
+        draw(&format!(
+            r#"{{ "bones": [{{ "name": "root" }}], "slots": [{{ "name": "s", "bone": "root", "attachment": "a"{extra} }}],
+               "attachments": [{{ "slot": "s", "name": "a", {SQUARE} }}] }}"#
+        ))
+    };
+    // A texel of 64/255 draws c * light + (1 - c) * dark.
+    assert_eq!(rgb(&slot(""), 16, 16), [64, 64, 64], "no tint");
+    let c = rgb(&slot(r#", "dark": [1, 0, 0]"#), 16, 16);
+    assert_eq!(c, [255, 64, 64], "red dark colour fills the dark part of the red channel");
+    let c = rgb(&slot(r#", "color": [0.5, 1, 1, 1], "dark": [0, 0, 1]"#), 16, 16);
+    assert_eq!(c, [32, 64, 255], "light halves red, dark lifts blue: {c:?}");
+}
+
+#[test]
+fn clipping_polygon_masks_the_slots_up_to_its_end() {
+    // Draw order: clip (a triangle over the left half), a, b (the end), c.
+    let skeleton = |end: &str| {
+        format!(
+            r#"{{ "bones": [{{ "name": "root" }}],
+               "slots": [{{ "name": "clip", "bone": "root", "attachment": "tri" }},
+                         {{ "name": "a", "bone": "root", "attachment": "sq" }},
+                         {{ "name": "b", "bone": "root", "attachment": "sq" }},
+                         {{ "name": "c", "bone": "root", "attachment": "sq" }}],
+               "attachments": [{{ "slot": "clip", "name": "tri", "type": "clipping", "vertices": [[-10, -10], [0, -10], [0, 10], [-10, 10]]{end} }},
+                               {{ "slot": "a", "name": "sq", {SQUARE}, "color": [1, 0, 0, 1] }},
+                               {{ "slot": "b", "name": "sq", {SQUARE}, "color": [0, 1, 0, 1] }},
+                               {{ "slot": "c", "name": "sq", {SQUARE}, "color": [0, 0, 1, 0.5] }}] }}"#
+        )
+    };
+    // To the end of the draw order: the right half stays black.
+    let all = draw(&skeleton(""));
+    assert_eq!(rgb(&all, 24, 16), [0, 0, 0], "right of the polygon nothing shows");
+    assert_ne!(rgb(&all, 8, 16), [0, 0, 0], "inside it the slots draw");
+    // Ending at b: c (half-transparent blue) draws unclipped over black on the right.
+    let ended = draw(&skeleton(r#", "end": "b""#));
+    let right = rgb(&ended, 24, 16);
+    assert!(right[0] == 0 && right[1] == 0 && right[2] > 0, "c is not clipped: {right:?}");
+    let left = rgb(&ended, 8, 16);
+    assert!(left[1] > 0 && left[2] > 0, "b (green) under c (blue) inside: {left:?}");
 }

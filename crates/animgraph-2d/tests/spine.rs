@@ -131,3 +131,23 @@ fn six_mix_transform_timelines_split_into_one_value_channels() {
     assert_eq!(firsts(&t.mix_scale_y), (2, 0.75, 1.0));
     assert_eq!(firsts(&t.mix_shear_y), (2, 0.1, 1.0));
 }
+
+/// Two-colour tint and clipping import without warnings: the slot's `dark` hex becomes
+/// `SlotData.dark`, the clipping polygon keeps its end slot and is mirrored into y-down space.
+#[test]
+fn dark_tint_and_clipping_import_without_warnings() {
+    let imported = import_spine(include_str!("spine/oracle/dark-tint.json")).unwrap();
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    let data = &imported.data;
+    assert!(data.slots.iter().any(|s| s.dark.is_some()), "a slot with a dark colour");
+    let clip = data.attachments.iter().find(|a| a.name == "clip").expect("the clipping attachment");
+    match &clip.kind {
+        AttachmentKind::Clipping { vertices, weights, end } => {
+            assert!(weights.is_empty());
+            assert_eq!(end.as_deref(), Some("b"));
+            assert_eq!(vertices, &[[-5.0, 5.0], [5.0, 5.0], [0.0, -8.0]]);
+        }
+        other => panic!("clip imported as {other:?}"),
+    }
+    assert!(data.validate().is_empty(), "{:?}", data.validate());
+}

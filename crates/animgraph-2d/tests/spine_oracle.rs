@@ -86,6 +86,19 @@ fn check(name: &str) {
             if (0..4).any(|k| (c[k] - e[k]).abs() > 1.0 / 255.0) {
                 failures.push(format!("{animation} t={time} slot {} colour {c:?}, spine {e:?}", slot.name));
             }
+            // The two-colour tint's dark colour (black for slots without one).
+            let dark: Vec<f32> = pose["darks"]
+                .get(&slot.name)
+                .and_then(|d| d.as_array())
+                .map_or(vec![0.0; 3], |d| d.iter().map(|v| v.as_f64().unwrap() as f32).collect());
+            compared += 1;
+            if (0..3).any(|k| (c[4 + k] - dark[k]).abs() > 1.0 / 255.0) {
+                failures.push(format!(
+                    "{animation} t={time} slot {} dark {:?}, spine {dark:?}",
+                    slot.name,
+                    &c[4..]
+                ));
+            }
         }
         if let Some(order) = pose["drawOrder"].as_array() {
             let ours: Vec<&str> = backend.pose.draw_order.iter().map(|&s| slot_name(s as usize)).collect();
@@ -271,6 +284,11 @@ fn attachment_colour_and_draw_order_keys_match_spine() {
 #[test]
 fn colour_channels_with_their_own_curves_and_rgb_alpha_timelines_match_spine() {
     check("colors");
+}
+
+#[test]
+fn two_colour_tint_and_its_rgba2_and_rgb2_timelines_match_spine() {
+    check("dark-tint");
 }
 
 #[test]
