@@ -699,9 +699,12 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                 ));
                 continue;
             };
-            if !matches!(mesh.kind, AttachmentKind::Mesh { .. } | AttachmentKind::Path { .. }) {
+            if !matches!(
+                mesh.kind,
+                AttachmentKind::Mesh { .. } | AttachmentKind::Path { .. } | AttachmentKind::Clipping { .. }
+            ) {
                 warnings.push(format!(
-                    "animation {clip_name}: deform of {slot}/{name}, which is not a mesh; skipped"
+                    "animation {clip_name}: deform of {slot}/{name}, which has no vertices (not a mesh, path or clipping); skipped"
                 ));
                 continue;
             }

@@ -151,3 +151,21 @@ fn dark_tint_and_clipping_import_without_warnings() {
     }
     assert!(data.validate().is_empty(), "{:?}", data.validate());
 }
+
+/// A deform timeline on a clipping polygon (tank-pro keys one) imports like a mesh's: no
+/// warning, y offsets mirrored.
+#[test]
+fn deform_of_a_clipping_polygon_imports() {
+    let text = r#"{"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}],
+        "slots": [{"name": "c", "bone": "root", "attachment": "clip"}, {"name": "s", "bone": "root"}],
+        "skins": [{"name": "default", "attachments": {"c": {"clip": {"type": "clipping", "end": "s",
+            "vertexCount": 3, "vertices": [0, 0, 10, 0, 0, 10]}}}}],
+        "animations": {"open": {"attachments": {"default": {"c": {"clip": {"deform": [
+            {"vertices": [0, 0, 5, 2]}, {"time": 1}]}}}}}}}"#;
+    let imported = import_spine(text).unwrap();
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    let deform = &imported.data.clips["open"].deform[0];
+    assert_eq!((deform.slot.as_str(), deform.attachment.as_str()), ("c", "clip"));
+    assert_eq!(deform.keys[0].vertices, [0.0, -0.0, 5.0, -2.0]);
+    assert!(imported.data.validate().is_empty(), "{:?}", imported.data.validate());
+}
