@@ -16,7 +16,9 @@
 // vertices `[x0, y0, ...]` and every path's world vertices (`paths`). Without an atlas, attachments are created without texture regions
 // (poses do not depend on them); with `NAME.atlas` beside the fixture, its regions are used and
 // every region's and mesh's texture coordinates (`uvs`, 0..1 of the page) are written too.
-// `"oracleSkins": [names]` in the fixture combines those skins on the skeleton first.
+// `"oracleSkins": [names]` in the fixture combines those skins on the skeleton first. For
+// attachments with a sequence, the frame shown (its region's name, `frames`), and for sequence
+// regions their corners and texture coordinates.
 import * as spine from "@esotericsoftware/spine-core";
 import fs from "node:fs";
 import path from "node:path";
@@ -79,7 +81,7 @@ function poses(text, atlasText) {
       }
       // Each slot's region attachment: its four corners in world space; every slot's attachment
       // name (or null) and colour; the draw order.
-      const regions = {}, attachments = {}, colors = {}, darks = {}, meshes = {}, uvs = {}, paths = {};
+      const regions = {}, attachments = {}, colors = {}, darks = {}, frames = {}, meshes = {}, uvs = {}, paths = {};
       const drawOrder = skeleton.drawOrder.map((slot) => slot.data.name);
       for (const slot of skeleton.slots) {
         const a = slot.getAttachment();
@@ -87,6 +89,18 @@ function poses(text, atlasText) {
         colors[slot.data.name] = [slot.color.r, slot.color.g, slot.color.b, slot.color.a].map(round);
         // The two-colour tint's dark colour, for slots that have one.
         if (slot.darkColor) darks[slot.data.name] = [slot.darkColor.r, slot.darkColor.g, slot.darkColor.b].map(round);
+        // A sequence attachment's frame: the region it shows now (Spine applies the slot's
+        // sequence index when it draws), and for a region its corners and texture coordinates.
+        if (a && a.sequence) {
+          a.sequence.apply(slot, a);
+          frames[slot.data.name] = a.region ? a.region.name : null;
+          if (a instanceof spine.RegionAttachment) {
+            const v = new Array(8).fill(0);
+            a.computeWorldVertices(slot, v, 0, 2);
+            regions[slot.data.name] = v.map(round);
+            uvs[slot.data.name] = Array.from(a.uvs).map(round);
+          }
+        }
         if (!atlas && a instanceof spine.RegionAttachment) {
           const v = new Array(8).fill(0);
           a.computeWorldVertices(slot, v, 0, 2);
@@ -105,7 +119,7 @@ function poses(text, atlasText) {
           paths[slot.data.name] = v.map(round);
         }
       }
-      out.push({ animation: animation.name, time, bones, regions, meshes, paths, uvs, attachments, colors, darks, drawOrder });
+      out.push({ animation: animation.name, time, bones, regions, meshes, paths, uvs, attachments, colors, darks, frames, drawOrder });
     }
   }
   return { runtime: `@esotericsoftware/spine-core ${version}`, poses: out };

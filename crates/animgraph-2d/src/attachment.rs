@@ -77,6 +77,21 @@ pub struct Geometry {
     pub path: Option<PathShape>,
     /// A clipping attachment's reach (it draws nothing: no triangles).
     pub clipping: Option<ClipShape>,
+    /// A sequence attachment's frames (each a geometry of its own).
+    pub sequence: Option<Frames>,
+}
+
+/// Where a sequence attachment's frames are among the geometries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frames {
+    /// The first frame's geometry.
+    pub first: u16,
+    /// How many frames.
+    pub count: u16,
+    /// The frame shown where no sequence timeline plays.
+    pub setup: u16,
+    /// The attachment whose sequence timelines it plays (itself, or a linked mesh's parent).
+    pub owner: u16,
 }
 
 /// How far a clipping polygon reaches in the draw order.
@@ -279,6 +294,8 @@ pub(crate) struct Bound {
     pub key_of: HashMap<(u16, String), u16>,
     /// Deform storage: per deform index, `(first float, floats)` into [`Pose::deform`].
     pub deform_ranges: Vec<(u32, u32)>,
+    /// Per sequence frame geometry (those after the attachments): its attachment.
+    pub frame_of: Vec<u16>,
 }
 
 /// The index of attachment `name` of `slot` in skin `skin` (`None`: default).
@@ -354,10 +371,13 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
             _ => i as u16,
         })
         .collect();
-    let mut geometry: Vec<Geometry> = Vec::with_capacity(n);
-    for (i, a) in data.attachments.iter().enumerate() {
-        let g = match &a.kind {
+    // Attachment `i`'s geometry, showing `frame` in place of its region when given.
+    let geometry_of = |i: usize, frame: Option<&RegionRef>| -> Geometry {
+        let a = &data.attachments[i];
+        let pick = |region: &Option<RegionRef>| frame.cloned().or_else(|| region.clone());
+        match &a.kind {
             AttachmentKind::Region { x, y, rotation, width, height, region } => {
+                let region = pick(region);
                 let m = mapping(atlas, region.as_ref());
                 let (corners, uvs) = region_geometry(*x, *y, *rotation, *width, *height, &m);
                 Geometry {
@@ -368,6 +388,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                     deform: None,
                     path: None,
                     clipping: None,
+                    sequence: None,
                 }
             }
             AttachmentKind::Polygon { vertices, uvs, triangles } => Geometry {
@@ -378,6 +399,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                 deform: None,
                 path: None,
                 clipping: None,
+                sequence: None,
             },
             AttachmentKind::Path { vertices, weights, closed, constant_speed, lengths } => Geometry {
                 page: None,
@@ -391,6 +413,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                     lengths: lengths.clone(),
                 }),
                 clipping: None,
+                sequence: None,
             },
             AttachmentKind::Clipping { vertices, weights, end } => Geometry {
                 page: None,
@@ -400,11 +423,12 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                 deform: None,
                 path: None,
                 clipping: Some(ClipShape { end: end.as_deref().and_then(|e| slots.get(e).copied()) }),
+                sequence: None,
             },
             AttachmentKind::Mesh { .. } | AttachmentKind::LinkedMesh { .. } => {
                 let (source, region) = match &a.kind {
-                    AttachmentKind::LinkedMesh { region, .. } => (parent_of(i).unwrap_or(i), region),
-                    AttachmentKind::Mesh { region, .. } => (i, region),
+                    AttachmentKind::LinkedMesh { region, .. } => (parent_of(i).unwrap_or(i), pick(region)),
+                    AttachmentKind::Mesh { region, .. } => (i, pick(region)),
                     _ => unreachable!("matched above"),
                 };
                 let m = mapping(atlas, region.as_ref());
@@ -419,6 +443,7 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                             deform: None,
                             path: None,
                             clipping: None,
+                            sequence: None,
                         }
                     }
                     // A linked mesh whose parent is missing or not a mesh (refused by validation).
@@ -430,11 +455,35 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
                         deform: None,
                         path: None,
                         clipping: None,
+                        sequence: None,
                     },
                 }
             }
-        };
-        geometry.push(g);
+        }
+    };
+    let mut geometry: Vec<Geometry> = (0..n).map(|i| geometry_of(i, None)).collect();
+    // Sequence frames: one geometry each, after the attachments (the frame's own region, so
+    // its texture coordinates and, for a region, its whitespace stripping).
+    let mut frame_of = Vec::new();
+    let mut deform_owner = deform_owner;
+    for (i, a) in data.attachments.iter().enumerate() {
+        let Some(sequence) = &a.sequence else { continue };
+        if sequence.frames.is_empty() {
+            continue;
+        }
+        let first = geometry.len() as u16;
+        for frame in &sequence.frames {
+            geometry.push(geometry_of(i, Some(frame)));
+            frame_of.push(i as u16);
+            deform_owner.push(deform_owner[i]);
+        }
+        let count = sequence.frames.len() as u16;
+        geometry[i].sequence = Some(Frames {
+            first,
+            count,
+            setup: (sequence.setup as u16).min(count - 1),
+            owner: deform_owner[i],
+        });
     }
     // Deform storage for every owner some clip deforms.
     let mut deform_ranges = Vec::new();
@@ -457,7 +506,13 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
     for (i, g) in geometry.iter_mut().enumerate() {
         g.deform = slot_of_owner.get(&deform_owner[i]).copied();
     }
-    Bound { geometry, skins: Skins { names, key_start, keys: total as usize, table }, key_of, deform_ranges }
+    Bound {
+        geometry,
+        skins: Skins { names, key_start, keys: total as usize, table },
+        key_of,
+        deform_ranges,
+        frame_of,
+    }
 }
 
 impl Skeleton2D {

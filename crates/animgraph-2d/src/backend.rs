@@ -251,6 +251,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
         pose.colors.copy_from_slice(&setup.colors);
         pose.attachment_keys.copy_from_slice(&setup.attachment_keys);
         pose.deform.fill(0.0);
+        pose.sequences.fill(None);
         pose.draw_order.copy_from_slice(&setup.draw_order);
         pose.ik.copy_from_slice(&setup.ik);
         pose.mixes.copy_from_slice(&setup.mixes);
@@ -419,6 +420,17 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         }
                         if let Some(a) = stepped(keys, sample.time) {
                             pose.attachment_keys[s] = *a;
+                        }
+                    }
+                    for t in &clip.sequence {
+                        let s = t.slot as usize;
+                        if mask.is_some_and(|m| !m[skeleton.slot_bones[s] as usize]) {
+                            continue;
+                        }
+                        // Before its first key a timeline keys nothing (the setup frame, or
+                        // what a layer below keyed); after it, it replaces that.
+                        if let Some(state) = crate::skeleton::sample_sequence(t, sample.time) {
+                            pose.sequences[s] = Some(state);
                         }
                     }
                     if let Some(order) = stepped(&clip.draw_order, sample.time) {

@@ -543,9 +543,86 @@ pub struct AttachmentData {
     /// RGBA multiplied with the slot colour.
     #[serde(default = "white", skip_serializing_if = "is_white")]
     pub color: [f32; 4],
+    /// Frame-by-frame images (Spine's sequences): a region, mesh or linked mesh shows one of
+    /// `frames` in place of its `region`, chosen by the clip's sequence timelines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<SequenceData>,
     /// Region or polygon.
     #[serde(flatten)]
     pub kind: AttachmentKind,
+}
+
+/// Most frames a sequence may have.
+pub const MAX_SEQUENCE_FRAMES: usize = 4096;
+
+/// An attachment's frames (Spine's `Sequence`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SequenceData {
+    /// Each frame's image: an atlas region name or a texture rectangle, as `region`.
+    pub frames: Vec<RegionRef>,
+    /// The frame shown in setup pose and where no sequence timeline plays (Spine's
+    /// `setupIndex`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub setup: u32,
+}
+
+/// How a sequence key steps through the frames (Spine's `SequenceMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SequenceMode {
+    /// Shows the key's frame.
+    #[default]
+    Hold,
+    /// Forwards once, then holds the last frame.
+    Once,
+    /// Forwards, repeating.
+    Loop,
+    /// Forwards and back, repeating.
+    Pingpong,
+    /// Backwards once from the last frame, then holds the first.
+    OnceReverse,
+    /// Backwards, repeating.
+    LoopReverse,
+    /// Backwards and forwards, repeating.
+    PingpongReverse,
+}
+
+/// A sequence timeline: which frame an attachment shows over time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SequenceTimeline {
+    /// The slot.
+    pub slot: String,
+    /// The attachment with a sequence (a linked mesh with `deform` plays its parent's).
+    pub attachment: String,
+    /// The attachment's skin (`None`: the default skin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skin: Option<String>,
+    /// Keys in time order (stepped: a key holds until the next).
+    pub keys: Vec<SequenceKey>,
+}
+
+/// One sequence key: from `time`, frame `index`, advancing one frame per `delay` seconds as
+/// `mode` says (`Hold` stays on `index`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SequenceKey {
+    /// Seconds.
+    pub time: f32,
+    /// How the frames advance.
+    #[serde(default, skip_serializing_if = "is_hold")]
+    pub mode: SequenceMode,
+    /// The first frame.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub index: u32,
+    /// Seconds per frame.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub delay: f32,
+}
+
+fn is_hold(m: &SequenceMode) -> bool {
+    *m == SequenceMode::Hold
 }
 
 /// An IK constraint: one or two bones reach for a target bone.
@@ -1088,6 +1165,9 @@ pub struct ClipData {
     /// Mesh (and path) deform timelines.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deform: Vec<DeformTimeline>,
+    /// Sequence timelines (which frame a sequence attachment shows).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sequence: Vec<SequenceTimeline>,
 }
 
 /// A mesh's deform timeline: vertex offsets from its setup positions over time.
@@ -1479,6 +1559,37 @@ impl Skeleton2DData {
         for (i, a) in self.attachments.iter().enumerate() {
             if !slot(&a.slot) {
                 issue(issues_ref, format!("attachments[{i}].slot"), format!("no slot \"{}\"", a.slot));
+            }
+            if let Some(sequence) = &a.sequence {
+                let at = format!("attachments[{i}].sequence");
+                if !matches!(
+                    a.kind,
+                    AttachmentKind::Region { .. }
+                        | AttachmentKind::Mesh { .. }
+                        | AttachmentKind::LinkedMesh { .. }
+                ) {
+                    issue(issues_ref, at.clone(), "only regions and meshes have frames; remove it".into());
+                }
+                if sequence.frames.is_empty() || sequence.frames.len() > MAX_SEQUENCE_FRAMES {
+                    issue(
+                        issues_ref,
+                        format!("{at}.frames"),
+                        format!("has {} frames; give 1 to {MAX_SEQUENCE_FRAMES}", sequence.frames.len()),
+                    );
+                } else if sequence.setup as usize >= sequence.frames.len() {
+                    issue(
+                        issues_ref,
+                        format!("{at}.setup"),
+                        format!(
+                            "is frame {}, but there are {} (they count from 0)",
+                            sequence.setup,
+                            sequence.frames.len()
+                        ),
+                    );
+                }
+                for (f, frame) in sequence.frames.iter().enumerate().take(MAX_SEQUENCE_FRAMES) {
+                    check_region(issues_ref, format!("{at}.frames[{f}]"), Some(frame));
+                }
             }
             match &a.kind {
                 AttachmentKind::Region { x, y, rotation, width, height, .. } => {
@@ -1926,6 +2037,51 @@ impl Skeleton2DData {
                 }
                 for (name, list) in t.all() {
                     keys(issues_ref, at(&format!(".path.{c}.{name}")), list, 1);
+                }
+            }
+            for (q, t) in clip.sequence.iter().enumerate() {
+                let here = at(&format!(".sequence[{q}]"));
+                let target = self
+                    .attachments
+                    .iter()
+                    .find(|a| a.slot == t.slot && a.name == t.attachment && a.skin == t.skin);
+                match target {
+                    None => {
+                        let skin = t.skin.as_deref().unwrap_or("default");
+                        issue(
+                            issues_ref,
+                            here.clone(),
+                            format!(
+                                "slot \"{}\" has no attachment \"{}\" in skin {skin}",
+                                t.slot, t.attachment
+                            ),
+                        );
+                    }
+                    Some(a) if a.sequence.is_none() => issue(
+                        issues_ref,
+                        here.clone(),
+                        format!("\"{}\" has no sequence; give it one or remove the timeline", t.attachment),
+                    ),
+                    Some(_) => {}
+                }
+                if t.keys.is_empty() {
+                    issue(issues_ref, format!("{here}.keys"), "is empty; give at least one key".into());
+                }
+                for (k, key) in t.keys.iter().enumerate() {
+                    if !key.time.is_finite() || (k > 0 && key.time < t.keys[k - 1].time) {
+                        issue(
+                            issues_ref,
+                            format!("{here}.keys[{k}]"),
+                            "time out of order or not finite".into(),
+                        );
+                    }
+                    if !key.delay.is_finite() || key.delay < 0.0 {
+                        issue(
+                            issues_ref,
+                            format!("{here}.keys[{k}].delay"),
+                            "is negative or not finite; give seconds per frame (0 or more)".into(),
+                        );
+                    }
                 }
             }
             for (d, t) in clip.deform.iter().enumerate() {

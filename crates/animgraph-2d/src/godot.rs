@@ -723,6 +723,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
             name: part.clone(),
             skin: None,
             color: [1.0; 4],
+            sequence: None,
             kind: AttachmentKind::Mesh {
                 vertices,
                 weights: weighted,

@@ -5,7 +5,9 @@ use animgraph_runtime::core::ClipNames;
 use glam::{Affine2, Mat2, Vec2};
 
 use crate::attachment::{Geometry, SkinId, Skins};
-use crate::data::{AttachmentKind, Curve, IkKey, Inherit, Key, Skeleton2DData, SkeletonError};
+use crate::data::{
+    AttachmentKind, Curve, IkKey, Inherit, Key, SequenceKey, SequenceMode, Skeleton2DData, SkeletonError,
+};
 
 /// Transform channels of a bone, in pose-array order.
 pub const X: usize = 0;
@@ -53,6 +55,8 @@ pub struct Pose {
     /// mixes (rotate, x, y, scale x, scale y, shear y), then per path constraint its position,
     /// spacing and three mixes (rotate, x, y).
     pub mixes: Vec<f32>,
+    /// Per slot: the sequence frame a clip keyed (`None`: the attachment's setup frame).
+    pub sequences: Vec<Option<SequenceState>>,
     /// Scratch storage of path constraints (sized once; no allocation per frame).
     pub path_scratch: crate::path::PathScratch,
     /// Per bone world transform (after IK).
@@ -212,6 +216,67 @@ pub(crate) struct BoundClip {
     /// Keyed constraint values (transform and path), into [`Pose::mixes`].
     pub mixes: Vec<MixChannel>,
     pub deform: Vec<BoundDeform>,
+    pub sequence: Vec<BoundSequence>,
+}
+
+/// A compiled sequence timeline.
+#[derive(Clone, Debug)]
+pub(crate) struct BoundSequence {
+    pub slot: u16,
+    /// The attachment it plays (see [`Frames::owner`](crate::attachment::Frames)).
+    pub owner: u16,
+    pub keys: Vec<SequenceKey>,
+}
+
+/// A slot's keyed sequence frame before it meets the attachment shown: the timeline's
+/// attachment, the key's mode and first frame, and the whole frames elapsed since the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceState {
+    /// The attachment whose timeline keyed it.
+    pub owner: u16,
+    /// How frames advance.
+    pub mode: SequenceMode,
+    /// The key's frame.
+    pub index: i32,
+    /// Frames elapsed since the key (`(time - key time) / delay`, truncated).
+    pub steps: i32,
+}
+
+impl SequenceState {
+    /// The frame for `count` frames, as Spine's `SequenceTimeline.apply` computes it.
+    pub fn frame(&self, count: i32) -> i32 {
+        let index =
+            if self.mode == SequenceMode::Hold { self.index } else { self.index.saturating_add(self.steps) };
+        let pingpong = |i: i32| {
+            let n = 2 * count - 2;
+            let i = if n == 0 { 0 } else { i.rem_euclid(n) };
+            if i >= count { n - i } else { i }
+        };
+        match self.mode {
+            SequenceMode::Hold => index,
+            SequenceMode::Once => index.min(count - 1),
+            SequenceMode::Loop => index.rem_euclid(count),
+            SequenceMode::Pingpong => pingpong(index),
+            SequenceMode::OnceReverse => (count - 1 - index).max(0),
+            SequenceMode::LoopReverse => count - 1 - index.rem_euclid(count),
+            SequenceMode::PingpongReverse => pingpong(index.saturating_add(count - 1)),
+        }
+    }
+}
+
+/// The sequence key at `time` (`None` before the first) as a [`SequenceState`].
+pub(crate) fn sample_sequence(t: &BoundSequence, time: f32) -> Option<SequenceState> {
+    let i = t.keys.partition_point(|k| k.time <= time).checked_sub(1)?;
+    let key = &t.keys[i];
+    // Spine: `(time - before) / delay + 0.00001 | 0` in doubles; a zero delay gives no steps.
+    let steps = ((time as f64 - key.time as f64) / key.delay as f64 + 0.00001) as i64;
+    let steps = if key.delay > 0.0 { steps.clamp(0, i32::MAX as i64) as i32 } else { 0 };
+    Some(SequenceState {
+        owner: t.owner,
+        mode: key.mode,
+        index: key.index.min(i32::MAX as u32) as i32,
+        steps,
+    })
 }
 
 /// A keyed constraint value: one-value keys for `Pose::mixes[index]`.
@@ -508,7 +573,7 @@ impl Skeleton2D {
         let parents: Vec<Option<u16>> = data.bones.iter().map(|b| b.parent.as_deref().map(bone)).collect();
         let inherit: Vec<Inherit> = data.bones.iter().map(|b| b.inherit).collect();
         let slot_bones: Vec<u16> = data.slots.iter().map(|s| bone(&s.bone)).collect();
-        let attachments = data
+        let mut attachments: Vec<BoundAttachment> = data
             .attachments
             .iter()
             .map(|a| BoundAttachment {
@@ -518,6 +583,29 @@ impl Skeleton2D {
                 kind: a.kind.clone(),
             })
             .collect();
+        // Sequence frames: the attachment again, its region the frame's.
+        let mut frame_number = 0;
+        for (k, &i) in bound.frame_of.iter().enumerate() {
+            if k > 0 && bound.frame_of[k - 1] != i {
+                frame_number = 0;
+            }
+            let a = &data.attachments[i as usize];
+            let frame = a.sequence.as_ref().and_then(|s| s.frames.get(frame_number)).cloned();
+            let mut kind = a.kind.clone();
+            match &mut kind {
+                AttachmentKind::Region { region, .. }
+                | AttachmentKind::Mesh { region, .. }
+                | AttachmentKind::LinkedMesh { region, .. } => *region = frame,
+                _ => {}
+            }
+            attachments.push(BoundAttachment {
+                slot: slot(&a.slot),
+                name: a.name.clone(),
+                color: a.color,
+                kind,
+            });
+            frame_number += 1;
+        }
         let n = data.bones.len();
         let mut channels: [Vec<f32>; CHANNELS] = std::array::from_fn(|_| vec![0.0; n]);
         for (i, b) in data.bones.iter().enumerate() {
@@ -545,6 +633,7 @@ impl Skeleton2D {
                 .map(|s| s.attachment.as_deref().map(|a| attachment(&s.name, a)))
                 .collect(),
             deform: vec![0.0; bound.deform_ranges.iter().map(|r| r.1 as usize).sum()],
+            sequences: vec![None; data.slots.len()],
             draw_order: (0..data.slots.len() as u16).collect(),
             ik: data
                 .ik
@@ -705,6 +794,20 @@ impl Skeleton2D {
                 events,
                 ik,
                 deform,
+                sequence: clip
+                    .sequence
+                    .iter()
+                    .filter_map(|t| {
+                        let a = crate::attachment::find_attachment(
+                            &data,
+                            &t.slot,
+                            &t.attachment,
+                            t.skin.as_deref(),
+                        )?;
+                        let frames = bound.geometry[a].sequence?;
+                        Some(BoundSequence { slot: slot(&t.slot), owner: frames.owner, keys: t.keys.clone() })
+                    })
+                    .collect(),
             });
         }
         let ik = data
@@ -776,8 +879,22 @@ impl Skeleton2D {
     /// Sets `pose.attachments` from `pose.attachment_keys` through `skins` (later skins win),
     /// then the default skin.
     pub fn resolve_attachments(&self, pose: &mut Pose, skins: &[SkinId]) {
-        for (shown, key) in pose.attachments.iter_mut().zip(&pose.attachment_keys) {
+        for ((shown, key), keyed) in
+            pose.attachments.iter_mut().zip(&pose.attachment_keys).zip(&pose.sequences)
+        {
             *shown = key.and_then(|k| self.skins.resolve(k, skins));
+            // A sequence attachment shows one of its frames: the keyed one when the timeline
+            // that keyed it plays this attachment (Spine's check), else its setup frame.
+            if let Some(frames) = shown.and_then(|a| self.geometry[a as usize].sequence) {
+                let owner_count =
+                    self.geometry[frames.owner as usize].sequence.map_or(frames.count, |f| f.count);
+                let index = match keyed {
+                    Some(state) if state.owner == frames.owner => state.frame(owner_count as i32),
+                    _ => -1,
+                };
+                let frame = if index < 0 { frames.setup } else { index.min(frames.count as i32 - 1) as u16 };
+                *shown = Some(frames.first + frame);
+            }
         }
     }
 

@@ -22,8 +22,8 @@ use serde_json::Value as Json;
 
 use crate::data::{
     AtlasData, AtlasPage, AtlasRegion, AttachmentData, AttachmentKind, BlendMode, BoneData, BoneTimelines,
-    ClipData, Curve, DeformKey, DeformTimeline, IkData, IkKey, Inherit, Key, RegionRef, Skeleton2DData,
-    SlotData, SlotTimelines,
+    ClipData, Curve, DeformKey, DeformTimeline, IkData, IkKey, Inherit, Key, RegionRef, SequenceData,
+    SequenceKey, SequenceMode, SequenceTimeline, Skeleton2DData, SlotData, SlotTimelines,
 };
 use crate::data::{
     PathData, PathTimelines, PositionMode, RotateMode, SpacingMode, TransformData, TransformTimelines,
@@ -280,6 +280,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                         name: name.clone(),
                         skin: skin_field.clone(),
                         color: color(a.get("color")),
+                        sequence: sequence(a, name, atlas.as_ref(), &at, &mut warnings),
                         kind,
                     }),
                     Err(kind) => not_drawn.entry(kind).or_default().push(format!("{slot}/{name}")),
@@ -682,6 +683,46 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                     for (kind, keys) in timelines.as_object().into_iter().flatten() {
                         match kind.as_str() {
                             "deform" => deform_sources.push((skin.clone(), slot.clone(), name.clone(), keys.clone())),
+                            "sequence" => {
+                                let skin = (skin != "default").then(|| skin.clone());
+                                let target = attachments
+                                    .iter()
+                                    .find(|a| &a.slot == slot && &a.name == name && a.skin == skin);
+                                if target.is_none_or(|a| a.sequence.is_none()) {
+                                    warnings.push(format!(
+                                        "animation {clip_name}: sequence timeline of {slot}/{name}, which has no imported sequence; skipped"
+                                    ));
+                                    continue;
+                                }
+                                let list = keys.as_array().map(Vec::as_slice).unwrap_or_default();
+                                let keys: Vec<SequenceKey> = list
+                                    .iter()
+                                    .map(|k| SequenceKey {
+                                        time: f(k.get("time"), 0.0),
+                                        mode: match k.get("mode").and_then(Json::as_str) {
+                                            Some("once") => SequenceMode::Once,
+                                            Some("loop") => SequenceMode::Loop,
+                                            Some("pingpong") => SequenceMode::Pingpong,
+                                            Some("onceReverse") => SequenceMode::OnceReverse,
+                                            Some("loopReverse") => SequenceMode::LoopReverse,
+                                            Some("pingpongReverse") => SequenceMode::PingpongReverse,
+                                            _ => SequenceMode::Hold,
+                                        },
+                                        index: k.get("index").and_then(Json::as_u64).unwrap_or(0).min(MAX_FRAMES)
+                                            as u32,
+                                        delay: f(k.get("delay"), 0.0),
+                                    })
+                                    .collect();
+                                if let Some(k) = keys.last() {
+                                    end = end.max(k.time);
+                                }
+                                clip.sequence.push(SequenceTimeline {
+                                    slot: slot.clone(),
+                                    attachment: name.clone(),
+                                    skin,
+                                    keys,
+                                });
+                            }
                             other => warnings.push(format!(
                                 "animation {clip_name}: {other} timeline of {slot}/{name} is not supported; skipped"
                             )),
@@ -908,10 +949,7 @@ fn attachment(
         let start = seq.get("start").and_then(Json::as_u64).unwrap_or(1);
         let setup = seq.get("setup").and_then(Json::as_u64).unwrap_or(0);
         let digits = seq.get("digits").and_then(Json::as_u64).unwrap_or(0) as usize;
-        path = format!("{path}{:0digits$}", start + setup);
-        warnings.push(format!(
-            "{at}: a sequence; its setup frame {path} is shown, its sequence timelines are skipped"
-        ));
+        path = format!("{path}{:0digits$}", start.saturating_add(setup));
     }
     let draws = matches!(kind, "region" | "mesh" | "linkedmesh");
     let region = atlas.filter(|_| draws).map(|atlas| {
@@ -995,6 +1033,50 @@ fn attachment(
         }
         _ => Err("unknown"),
     }
+}
+
+/// Most frames a sequence may have (Spine's editor stops far below).
+const MAX_FRAMES: u64 = crate::data::MAX_SEQUENCE_FRAMES as u64;
+
+/// A region's or mesh's `sequence`: frame `i` is the atlas region `path` + `start + i`,
+/// zero-padded to `digits` (Spine's `Sequence.getPath`). Without an atlas, or with a frame the
+/// atlas lacks, the setup frame alone is shown (with a warning for a missing frame).
+fn sequence(
+    a: &Json,
+    name: &str,
+    atlas: Option<&AtlasData>,
+    at: &str,
+    warnings: &mut Vec<String>,
+) -> Option<SequenceData> {
+    let seq = a.get("sequence")?;
+    let kind = a.get("type").and_then(Json::as_str).unwrap_or("region");
+    if !matches!(kind, "region" | "mesh" | "linkedmesh") {
+        return None;
+    }
+    let count = seq.get("count").and_then(Json::as_u64).unwrap_or(0);
+    if count == 0 || count > MAX_FRAMES {
+        warnings.push(format!(
+            "{at}: a sequence of {count} frames (1 to {MAX_FRAMES}); its setup frame alone is shown"
+        ));
+        return None;
+    }
+    let start = seq.get("start").and_then(Json::as_u64).unwrap_or(1);
+    let digits = (seq.get("digits").and_then(Json::as_u64).unwrap_or(0) as usize).min(32);
+    let setup = seq.get("setup").and_then(Json::as_u64).unwrap_or(0).min(count - 1) as u32;
+    let atlas = atlas?;
+    let path = a.get("path").or_else(|| a.get("name")).and_then(Json::as_str).unwrap_or(name);
+    let mut frames = Vec::with_capacity(count as usize);
+    for i in 0..count {
+        let frame = format!("{path}{:0digits$}", start.saturating_add(i));
+        if !atlas.regions.iter().any(|r| r.name == frame) {
+            warnings.push(format!(
+                "{at}: the atlas has no region \"{frame}\" (frame {i} of its sequence); its setup frame alone is shown"
+            ));
+            return None;
+        }
+        frames.push(RegionRef::Named(frame));
+    }
+    Some(SequenceData { frames, setup })
 }
 
 /// A Spine vertex list of `count` vertices (mesh or path) in `.mskel` form, y mirrored:

@@ -91,6 +91,7 @@ fn discrete_data() -> Skeleton2DData {
             name: name.into(),
             skin: None,
             color: [1.0; 4],
+            sequence: None,
             kind: AttachmentKind::Region {
                 x: 0.0,
                 y: 0.0,

@@ -128,6 +128,45 @@ fn invalid_skeletons_name_the_place() {
             ),
             "clips.wave.slots.body.darkGreen: keys a colour channel dark keys too",
         ),
+        (
+            edit(
+                r#""attachments": []"#,
+                r#""attachments": [{ "slot": "body", "name": "f", "type": "region", "width": 1, "height": 1, "sequence": { "frames": [[0, 0, 1, 1]], "setup": 1 } }]"#,
+            ),
+            "attachments[0].sequence.setup: is frame 1, but there are 1 (they count from 0)",
+        ),
+        (
+            edit(
+                r#""attachments": []"#,
+                r#""attachments": [{ "slot": "body", "name": "f", "type": "region", "width": 1, "height": 1, "sequence": { "frames": [] } }]"#,
+            ),
+            "attachments[0].sequence.frames: has 0 frames; give 1 to 4096",
+        ),
+        (
+            edit(
+                r#""attachments": []"#,
+                r#""attachments": [{ "slot": "body", "name": "f", "type": "region", "width": 1, "height": 1, "sequence": { "frames": ["fire1"] } }]"#,
+            ),
+            "attachments[0].sequence.frames[0]: names region \"fire1\" but the skeleton has no atlas",
+        ),
+        (
+            edit(
+                r#""clips": { "wave": { "duration": 1, "#,
+                r#""clips": { "wave": { "duration": 1, "sequence": [{ "slot": "body", "attachment": "nope", "keys": [{ "time": 0 }] }], "#,
+            ),
+            "clips.wave.sequence[0]: slot \"body\" has no attachment \"nope\" in skin default",
+        ),
+        (
+            edit(
+                r#""attachments": []"#,
+                r#""attachments": [{ "slot": "body", "name": "f", "type": "region", "width": 1, "height": 1, "sequence": { "frames": [[0, 0, 1, 1]] } }]"#,
+            )
+            .replace(
+                r#""clips": { "wave": { "duration": 1, "#,
+                r#""clips": { "wave": { "duration": 1, "sequence": [{ "slot": "body", "attachment": "f", "keys": [{ "time": 0, "mode": "loop", "delay": -1 }] }], "#,
+            ),
+            "clips.wave.sequence[0].keys[0].delay: is negative or not finite",
+        ),
     ];
     for (text, expected) in cases {
         let found = issues(&text);

@@ -113,6 +113,7 @@ fn slot_colours_tint_and_fade_what_they_draw() {
             name: "a".into(),
             skin: None,
             color: [1.0; 4],
+            sequence: None,
             kind: AttachmentKind::Region {
                 x: 0.0,
                 y: 0.0,

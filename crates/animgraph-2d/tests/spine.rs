@@ -169,3 +169,51 @@ fn deform_of_a_clipping_polygon_imports() {
     assert_eq!(deform.keys[0].vertices, [0.0, -0.0, 5.0, -2.0]);
     assert!(imported.data.validate().is_empty(), "{:?}", imported.data.validate());
 }
+
+/// Sequences: frame `i` is the region `path` + `start + i` zero-padded to `digits`; the setup
+/// frame and every key's mode, index and delay import; nothing warns.
+#[test]
+fn sequences_and_their_timelines_import() {
+    let imported = animgraph_2d::spine::import_spine_with_atlas(
+        include_str!("spine/oracle/sequence.json"),
+        Some(include_str!("spine/oracle/sequence.atlas")),
+    )
+    .unwrap();
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    let data = &imported.data;
+    let frames = |name: &str| {
+        let a = data.attachments.iter().find(|a| a.name == name).unwrap();
+        let s = a.sequence.as_ref().unwrap();
+        let names: Vec<String> = s
+            .frames
+            .iter()
+            .map(|f| match f {
+                animgraph_2d::data::RegionRef::Named(n) => n.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        (names, s.setup)
+    };
+    assert_eq!(
+        frames("flame"),
+        (vec!["flame01".into(), "flame02".into(), "flame03".into(), "flame04".into()], 1)
+    );
+    assert_eq!(frames("wave"), (vec!["w0".into(), "w1".into(), "w2".into()], 0));
+    assert_eq!(frames("pp").0, ["p1", "p2", "p3", "p4", "p5"]);
+    let flame = &data.clips["play"].sequence.iter().find(|t| t.slot == "flame").unwrap().keys;
+    use animgraph_2d::data::SequenceMode;
+    let keys: Vec<(f32, SequenceMode, u32, f32)> =
+        flame.iter().map(|k| (k.time, k.mode, k.index, k.delay)).collect();
+    assert_eq!(
+        keys,
+        [
+            (0.0, SequenceMode::Loop, 0, 0.1),
+            (0.55, SequenceMode::Once, 1, 0.05),
+            (0.8, SequenceMode::OnceReverse, 0, 0.1)
+        ]
+    );
+    assert!(data.validate().is_empty(), "{:?}", data.validate());
+    // Without an atlas there are no frames to name: the setup frame alone (drawn flat).
+    let flat = import_spine(include_str!("spine/oracle/sequence.json")).unwrap();
+    assert!(flat.data.attachments.iter().all(|a| a.sequence.is_none()));
+}

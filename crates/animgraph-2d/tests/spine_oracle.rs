@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use animgraph_2d::Skeleton2D;
 use animgraph_2d::backend::Skeleton2DPoseBackend;
+use animgraph_2d::data::{AttachmentKind, RegionRef};
 use animgraph_2d::spine::import_spine_with_atlas;
 use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
 use serde_json::Value;
@@ -40,7 +41,7 @@ fn check(name: &str) {
         .map(|p| glam::Vec2::new(p["width"].as_f64().unwrap() as f32, p["height"].as_f64().unwrap() as f32))
         .collect();
     let mut vertices = Vec::new();
-    let (mut mesh_checks, mut uv_checks) = (0, 0);
+    let (mut mesh_checks, mut uv_checks, mut frame_checks) = (0, 0, 0);
     let layer = [LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 }];
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -75,6 +76,30 @@ fn check(name: &str) {
                     "{animation} t={time} slot {}: shows {ours:?}, spine {expected}",
                     slot.name
                 ));
+            }
+            // A sequence attachment: the frame (its region) shown.
+            if let Some(frame) = pose["frames"].get(&slot.name) {
+                let ours = backend.pose.attachments[s].map(|a| &skeleton.attachments[a as usize].kind);
+                let region = match ours {
+                    Some(
+                        AttachmentKind::Region { region, .. }
+                        | AttachmentKind::Mesh { region, .. }
+                        | AttachmentKind::LinkedMesh { region, .. },
+                    ) => region.as_ref(),
+                    _ => None,
+                };
+                let ours = match region {
+                    Some(RegionRef::Named(n)) => Some(n.as_str()),
+                    _ => None,
+                };
+                compared += 1;
+                frame_checks += 1;
+                if ours != frame.as_str() {
+                    failures.push(format!(
+                        "{animation} t={time} slot {}: shows frame {ours:?}, spine {frame}",
+                        slot.name
+                    ));
+                }
             }
             let e: Vec<f32> = pose["colors"][&slot.name]
                 .as_array()
@@ -233,6 +258,7 @@ fn check(name: &str) {
     };
     assert_eq!(has("meshes") || has("paths"), mesh_checks > 0, "{name}: meshes compared {mesh_checks}");
     assert_eq!(has("uvs"), uv_checks > 0, "{name}: texture coordinates compared {uv_checks}");
+    assert_eq!(has("frames"), frame_checks > 0, "{name}: sequence frames compared {frame_checks}");
     assert!(
         failures.is_empty(),
         "{name}: {} of {compared} checks (bones, region corners, attachments, colours, draw order) differ from spine-core; first: {:#?}",
@@ -309,4 +335,9 @@ fn transform_constraints_in_every_mode_match_spine() {
 #[test]
 fn path_constraints_in_every_mode_and_constraint_timelines_match_spine() {
     check("path");
+}
+
+#[test]
+fn sequences_in_every_mode_match_spine() {
+    check("sequence");
 }

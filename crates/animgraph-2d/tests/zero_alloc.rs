@@ -54,12 +54,14 @@ fn updating_gbot_characters_allocates_nothing() {
 /// Meshes: deform blending across two layers, skin changes and world vertices allocate nothing
 /// per frame (the Spine fixture with weighted meshes, deform keys, linked meshes and skins).
 #[test]
-fn deforming_meshes_switching_skins_and_world_vertices_allocate_nothing() {
+fn deforming_meshes_switching_skins_sequences_and_world_vertices_allocate_nothing() {
     use animgraph_2d::{SkinId, WorldVertices};
     use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo};
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/spine/oracle");
     let mut deformed = 0.0f32;
-    for name in ["mesh-deform", "skins"] {
+    // Which attachments (frames) slot 0 showed; a fixed array, so recording allocates nothing.
+    let mut frames_shown = [false; 64];
+    for name in ["mesh-deform", "skins", "sequence"] {
         let json = std::fs::read_to_string(format!("{dir}/{name}.json")).unwrap();
         let atlas = std::fs::read_to_string(format!("{dir}/{name}.atlas")).unwrap();
         let imported = animgraph_2d::spine::import_spine_with_atlas(&json, Some(&atlas)).unwrap();
@@ -84,8 +86,15 @@ fn deforming_meshes_switching_skins_and_world_vertices_allocate_nothing() {
             backend.apply(&samples, &layers);
             vertices.update(&skeleton, &backend.pose);
             deformed += backend.pose.deform.iter().map(|d| d.abs()).sum::<f32>();
+            if name == "sequence" {
+                if let Some(a) = backend.pose.attachments[0] {
+                    frames_shown[a as usize % 64] = true;
+                }
+            }
         }
         assert_eq!(thread_allocations() as usize - before, 0, "{name}");
     }
     assert!(deformed > 0.0, "the deform keys moved vertices");
+    let shown = frames_shown.iter().filter(|s| **s).count();
+    assert!(shown >= 4, "the sequence stepped through its frames: {shown} shown");
 }
