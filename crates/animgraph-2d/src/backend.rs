@@ -240,7 +240,9 @@ impl PoseBackend for Skeleton2DPoseBackend {
     /// pose for Additive ones; channels a clip does not key contribute nothing (they keep the pose
     /// below). Rotations take the shortest arc. Constraint values (IK mix and softness,
     /// transform and path mixes, path position and spacing) blend the same way; IK bend,
-    /// compress and stretch are discrete, like attachments.
+    /// compress and stretch are discrete, like attachments, draw order, bone inherit modes and
+    /// sequence frames: the heaviest sample of the highest layer weighing at least 0.5 sets them
+    /// (where its mask allows).
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         let skeleton = &*self.skeleton;
         let setup = &skeleton.setup;
@@ -252,6 +254,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
         pose.attachment_keys.copy_from_slice(&setup.attachment_keys);
         pose.deform.fill(0.0);
         pose.sequences.fill(None);
+        pose.inherit.copy_from_slice(&setup.inherit);
         pose.draw_order.copy_from_slice(&setup.draw_order);
         pose.ik.copy_from_slice(&setup.ik);
         pose.mixes.copy_from_slice(&setup.mixes);
@@ -420,6 +423,14 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         }
                         if let Some(a) = stepped(keys, sample.time) {
                             pose.attachment_keys[s] = *a;
+                        }
+                    }
+                    for (bone, keys) in &clip.inherit {
+                        if mask.is_some_and(|m| !m[*bone as usize]) {
+                            continue;
+                        }
+                        if let Some(mode) = stepped(keys, sample.time) {
+                            pose.inherit[*bone as usize] = *mode;
                         }
                     }
                     for t in &clip.sequence {

@@ -909,6 +909,10 @@ pub struct BoneTimelines {
     /// `[t, shy]` degrees.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shear_y: Vec<Key>,
+    /// `[t, mode]`: what the bone inherits from its parent from `t` on (Spine 4.2's inherit
+    /// timeline; stepped, discrete in layering).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inherit: Vec<(f32, Inherit)>,
 }
 
 impl BoneTimelines {
@@ -1938,6 +1942,15 @@ impl Skeleton2DData {
                 for (name, other) in overlapping(&timelines, crate::skeleton::CHANNELS) {
                     let message = format!("keys a channel {other} keys too; keep one of the two timelines");
                     issue(issues_ref, at(&format!(".bones.{b}.{name}")), message);
+                }
+                for (k, (time, _)) in t.inherit.iter().enumerate() {
+                    if !time.is_finite() || (k > 0 && *time < t.inherit[k - 1].0) {
+                        issue(
+                            issues_ref,
+                            at(&format!(".bones.{b}.inherit[{k}]")),
+                            "time out of order or not finite; keys go in time order".into(),
+                        );
+                    }
                 }
             }
             for (s, t) in &clip.slots {

@@ -55,6 +55,8 @@ pub struct Pose {
     /// mixes (rotate, x, y, scale x, scale y, shear y), then per path constraint its position,
     /// spacing and three mixes (rotate, x, y).
     pub mixes: Vec<f32>,
+    /// Per bone: what it inherits from its parent (setup, or keyed by an inherit timeline).
+    pub inherit: Vec<Inherit>,
     /// Per slot: the sequence frame a clip keyed (`None`: the attachment's setup frame).
     pub sequences: Vec<Option<SequenceState>>,
     /// Scratch storage of path constraints (sized once; no allocation per frame).
@@ -217,6 +219,8 @@ pub(crate) struct BoundClip {
     pub mixes: Vec<MixChannel>,
     pub deform: Vec<BoundDeform>,
     pub sequence: Vec<BoundSequence>,
+    /// Inherit timelines: (bone, stepped keys).
+    pub inherit: Vec<(u16, Vec<(f32, Inherit)>)>,
 }
 
 /// A compiled sequence timeline.
@@ -342,7 +346,8 @@ pub struct Skeleton2D {
     pub data: Skeleton2DData,
     /// Parent of each bone.
     pub parents: Vec<Option<u16>>,
-    /// Per bone: what it inherits from its parent.
+    /// Per bone: what it inherits from its parent in setup pose (a pose's own
+    /// [`Pose::inherit`] is what counts; inherit timelines change it).
     pub inherit: Vec<Inherit>,
     /// Bone of each slot.
     pub slot_bones: Vec<u16>,
@@ -634,6 +639,7 @@ impl Skeleton2D {
                 .collect(),
             deform: vec![0.0; bound.deform_ranges.iter().map(|r| r.1 as usize).sum()],
             sequences: vec![None; data.slots.len()],
+            inherit: data.bones.iter().map(|b| b.inherit).collect(),
             draw_order: (0..data.slots.len() as u16).collect(),
             ik: data
                 .ik
@@ -794,6 +800,12 @@ impl Skeleton2D {
                 events,
                 ik,
                 deform,
+                inherit: clip
+                    .bones
+                    .iter()
+                    .filter(|(_, t)| !t.inherit.is_empty())
+                    .map(|(b, t)| (bone(b), t.inherit.clone()))
+                    .collect(),
                 sequence: clip
                     .sequence
                     .iter()
@@ -974,7 +986,7 @@ impl Skeleton2D {
             c[SHEAR_X][b],
             c[SHEAR_Y][b],
         );
-        pose.world[b] = match (self.parents[b], self.inherit[b]) {
+        pose.world[b] = match (self.parents[b], pose.inherit[b]) {
             (Some(p), Inherit::Normal) => pose.world[p as usize] * local,
             (Some(p), mode) => inherit_world(pose.world[p as usize], mode, local.translation, c, b),
             (None, _) => local,
@@ -1065,7 +1077,7 @@ impl Skeleton2D {
     ) {
         let bone = self.spine_bone(pose, b);
         let (pa, mut pb, pc, mut pd, pwx, pwy) = self.spine_parent(pose, b);
-        let inherit = self.inherit[b];
+        let inherit = pose.inherit[b];
         let mut rotation_ik = -bone.shear_x - bone.rotation;
         let (mut tx, mut ty);
         if inherit == Inherit::OnlyTranslation {
@@ -1137,7 +1149,7 @@ impl Skeleton2D {
         alpha: f64,
     ) {
         use std::f64::consts::PI;
-        if self.inherit[p] != Inherit::Normal || self.inherit[ch] != Inherit::Normal {
+        if pose.inherit[p] != Inherit::Normal || pose.inherit[ch] != Inherit::Normal {
             return;
         }
         let parent = self.spine_bone(pose, p);
@@ -1511,7 +1523,7 @@ impl Skeleton2D {
         let (mut ia, mut ib, mut ic, mut id) = (pd * pid, pb * pid, pc * pid, pa * pid);
         let (dx, dy) = (wx - pwx, wy - pwy);
         let (x, y) = (dx * ia - dy * ib, dy * id - dx * ic);
-        let inherit = self.inherit[b];
+        let inherit = pose.inherit[b];
         let (ra, rb, rc, rd) = if inherit == Inherit::OnlyTranslation {
             (a, bb, c, d)
         } else {

@@ -467,7 +467,9 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                 match kind.as_str() {
                     "rotate" => t.rotate = one(&["value"], &[0.0], &|_, v| s.rotation - v),
                     "translate" => store(
-                        timeline(&keys, &["x", "y"], &[0.0, 0.0], &|c, v| if c == 0 { s.x + v } else { s.y - v }),
+                        timeline(&keys, &["x", "y"], &[0.0, 0.0], &|c, v| {
+                            if c == 0 { s.x + v } else { s.y - v }
+                        }),
                         &mut t.translate,
                         &mut t.translate_x,
                         &mut t.translate_y,
@@ -495,9 +497,22 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                     "scaley" => t.scale_y = one(&["value"], &[1.0], &|_, v| s.scale_y * v),
                     "shearx" => t.shear_x = one(&["value"], &[0.0], &|_, v| s.shear_x - v),
                     "sheary" => t.shear_y = one(&["value"], &[0.0], &|_, v| s.shear_y - v),
-                    "inherit" => warnings.push(format!(
-                        "animation {clip_name}: the inherit timeline of {bone} is not supported; the bone keeps its setup inherit mode"
-                    )),
+                    // Spine 4.2: stepped modes.
+                    "inherit" => {
+                        for k in keys.as_array().map(Vec::as_slice).unwrap_or_default() {
+                            let name = k.get("inherit").and_then(Json::as_str).unwrap_or("normal");
+                            let mode = Inherit::parse(name).unwrap_or_else(|| {
+                                warnings.push(format!(
+                                    "animation {clip_name}: unknown inherit mode \"{name}\" in the inherit timeline of {bone}; imported as normal"
+                                ));
+                                Inherit::Normal
+                            });
+                            t.inherit.push((f(k.get("time"), 0.0), mode));
+                        }
+                        if let Some((time, _)) = t.inherit.last() {
+                            end = end.max(*time);
+                        }
+                    }
                     other => warnings.push(format!(
                         "animation {clip_name}: bone timeline {other} of {bone} is not supported"
                     )),

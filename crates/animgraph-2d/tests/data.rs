@@ -167,6 +167,13 @@ fn invalid_skeletons_name_the_place() {
             ),
             "clips.wave.sequence[0].keys[0].delay: is negative or not finite",
         ),
+        (
+            edit(
+                r#""arm": { "rotate""#,
+                r#""arm": { "inherit": [[0.5, "noScale"], [0.2, "normal"]], "rotate""#,
+            ),
+            "clips.wave.bones.arm.inherit[1]: time out of order",
+        ),
     ];
     for (text, expected) in cases {
         let found = issues(&text);

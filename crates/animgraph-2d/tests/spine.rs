@@ -217,3 +217,34 @@ fn sequences_and_their_timelines_import() {
     let flat = import_spine(include_str!("spine/oracle/sequence.json")).unwrap();
     assert!(flat.data.attachments.iter().all(|a| a.sequence.is_none()));
 }
+
+/// Spine 4.2's inherit timeline imports as stepped modes (a key without a mode is normal);
+/// an unknown mode is one located warning.
+#[test]
+fn inherit_timelines_import_as_stepped_modes() {
+    use animgraph_2d::data::Inherit;
+    let imported = import_spine(include_str!("spine/oracle/inherit.json")).unwrap();
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    let keys = &imported.data.clips["switch"].bones["child-normal"].inherit;
+    assert_eq!(
+        keys,
+        &[
+            (0.2, Inherit::NoScale),
+            (0.4, Inherit::OnlyTranslation),
+            (0.6, Inherit::NoRotationOrReflection),
+            (0.8, Inherit::Normal)
+        ]
+    );
+    let text = r#"{"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}, {"name": "a", "parent": "root"}],
+        "animations": {"idle": {"bones": {"a": {"inherit": [{"time": 0.5, "inherit": "sideways"}]}}}}}"#;
+    let imported = import_spine(text).unwrap();
+    assert_eq!(imported.data.clips["idle"].bones["a"].inherit, [(0.5, Inherit::Normal)]);
+    assert!(
+        imported
+            .warnings
+            .iter()
+            .any(|w| w.contains("unknown inherit mode \"sideways\"") && w.contains("idle")),
+        "{:?}",
+        imported.warnings
+    );
+}
