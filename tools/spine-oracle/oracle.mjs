@@ -91,7 +91,7 @@ function poses(text, atlasText) {
         if (slot.darkColor) darks[slot.data.name] = [slot.darkColor.r, slot.darkColor.g, slot.darkColor.b].map(round);
         // A sequence attachment's frame: the region it shows now (Spine applies the slot's
         // sequence index when it draws), and for a region its corners and texture coordinates.
-        if (a && a.sequence) {
+        if (atlas && a && a.sequence) {
           a.sequence.apply(slot, a);
           frames[slot.data.name] = a.region ? a.region.name : null;
           if (a instanceof spine.RegionAttachment) {
@@ -101,7 +101,8 @@ function poses(text, atlasText) {
             uvs[slot.data.name] = Array.from(a.uvs).map(round);
           }
         }
-        if (!atlas && a instanceof spine.RegionAttachment) {
+        // (Without an atlas a sequence has no regions to show: skipped.)
+        if (!atlas && a instanceof spine.RegionAttachment && !a.sequence) {
           const v = new Array(8).fill(0);
           a.computeWorldVertices(slot, v, 0, 2);
           regions[slot.data.name] = v.map(round);

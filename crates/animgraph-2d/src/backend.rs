@@ -243,6 +243,14 @@ impl PoseBackend for Skeleton2DPoseBackend {
     /// compress and stretch are discrete, like attachments, draw order, bone inherit modes and
     /// sequence frames: the heaviest sample of the highest layer weighing at least 0.5 sets them
     /// (where its mask allows).
+    fn has_skin(&self, name: &str) -> bool {
+        self.skeleton.skins.find(name).is_some()
+    }
+
+    fn choose_skins(&mut self, names: &[&str]) {
+        self.set_skins_by_name(names);
+    }
+
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         let skeleton = &*self.skeleton;
         let setup = &skeleton.setup;

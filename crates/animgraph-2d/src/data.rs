@@ -16,6 +16,27 @@
 //! constraints run in list order with `mix`, `bendPositive`, `softness`, `compress`, `stretch`
 //! and `uniform` as in Spine; their clip keys are `[t, mix, bendPositive]` or objects that add
 //! `softness`, `compress`, `stretch` and per-channel `curve` / `softnessCurve`.
+//!
+//! What else a skeleton holds (every field is documented on its type below):
+//!
+//! - **Slots**: `color`, `dark` (the two-colour tint's dark colour), `blend` (`normal`,
+//!   `additive`, `multiply`, `screen`). Slot timelines: `attachment`, `color` (RGBA) or its
+//!   single channels `red` ... `alpha`, `dark` (RGB) or `darkRed` ... `darkBlue`.
+//! - **Attachments** (`type`): `region` (a quad; `region` names an atlas region or gives a
+//!   texture rectangle `[x, y, w, h]`), `polygon` (rigid), `mesh` (`vertices` in the slot bone's
+//!   space, or `weights`: per vertex a list of `[bone, x, y, weight]`; `uvs`, `triangles`,
+//!   `hull`, `edges`), `linkedMesh` (a parent mesh's geometry, its own region, optionally the
+//!   parent's deform keys), `path` and `clipping` (vertices as a mesh's; a clipping polygon masks
+//!   the slots after it up to `end`). `skin` puts an attachment in a named skin (none: the
+//!   default skin); `sequence` gives a region or mesh frames (`frames`, `setup`).
+//! - **`atlas`**: pages (`image`, size, `pma`) and regions (bounds, `rotate`, offsets and the
+//!   original size of whitespace-stripped images), as Spine's `.atlas` describes them.
+//! - **Constraints**: `ik`, `transform` (every mix channel, offsets, `local`, `relative`) and
+//!   `path` (position, spacing and rotate modes), run after layering in `order`.
+//! - **Clip timelines** beyond bones and slots: `drawOrder`, `events`, `ik`, `transform` and
+//!   `path` (one-value keys per mix channel), `deform` (vertex offsets per skin, slot and
+//!   attachment, from float `offset`), `sequence` (`mode`, `index`, `delay` per key) and per bone
+//!   `inherit` (`[t, mode]`, stepped).
 
 use animgraph_runtime::finding::{Code, Finding};
 use animgraph_runtime::mres::container;

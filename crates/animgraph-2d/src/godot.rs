@@ -5,12 +5,11 @@
 //! `position`, `rotation`, `rotation_degrees` and `scale`, with nearest or linear interpolation),
 //! named by the scene's `AnimationLibrary`. Everything else is listed in the warnings.
 //!
-//! `.mskel` attachments are rigid (one bone each), while Godot skins a `Polygon2D` with per-vertex
-//! weights. Each part is therefore split along its sub-polygons: every sub-polygon goes to the bone
-//! with the largest weight over its vertices, and the sub-polygons of one part and bone become one
-//! polygon attachment in a slot named `Part` (or `Part/Bone` when a part spans several bones).
-//! Vertices are stored in their bone's rest space, so the part follows the bone exactly as Godot
-//! skins it for vertices with a single full weight.
+//! Each `Polygon2D` becomes one slot and one mesh attachment: weighted (per vertex its bones'
+//! weights, positions in each bone's rest space, as Godot skins it) when the part has bone
+//! weights, unweighted in its bone's space when not. Godot 4's typed collections
+//! (`Array[Vector2]([...])`, `Dictionary[String, Texture]({...})`) parse; Godot 3 scenes
+//! (`format=2`) are refused with a message to open them in Godot 4 first.
 //!
 //! Godot interpolates looping tracks across the loop point (`loop_wrap`); keys are added at 0 and
 //! at the clip's end where needed so the `.mskel` clip plays the same.

@@ -1,10 +1,14 @@
 //! Importing Spine JSON 4.0 to 4.2 (the subset a graph-driven character needs).
 //!
-//! Read: bones, slots (colour), region attachments of the default skin, IK constraints (in their
-//! `order`), events, and animations with rotate / translate / scale / shear (and 4.1+'s single
-//! channels translatex ... sheary) / attachment / rgba / drawOrder / event / IK timelines,
-//! linear, stepped or bezier. Anything else (meshes, other skins, paths, transform constraints,
-//! ...) is listed in the warnings.
+//! Read, with the `.atlas` beside the export when given ([`import_spine_with_atlas`]): bones
+//! (inherit modes), slots (colour, dark colour, blend mode), every skin's region, mesh, linked
+//! mesh, path and clipping attachments (with sequences), IK, transform and path constraints (in
+//! their `order`), events, and animations: bone rotate / translate / scale / shear (and 4.1+'s
+//! single channels translatex ... sheary) / inherit; slot attachment / rgba / rgb / alpha /
+//! rgba2 / rgb2; deform and sequence; drawOrder; event; IK, transform and path constraint
+//! timelines; linear, stepped or bezier per channel. Physics constraints (4.2), bounding boxes
+//! and points are skipped with one warning each (per constraint, per kind of attachment); a
+//! whole file is never refused for a feature it uses.
 //!
 //! Conversions: Spine timeline values are relative to the setup pose (rotate, translate and shear
 //! add, scale multiplies) and become absolute `.mskel` keys; before a timeline's first key Spine

@@ -1,4 +1,5 @@
-//! Render goldens: GBot driven by gbot.mres and gbot.script.json at three frames.
+//! Render goldens: GBot driven by gbot.mres and gbot.script.json at three frames (the last after
+//! the script swaps to the "gold" skin: linked meshes tinting head, chin and body).
 //!
 //! Each frame is compared with `tests/goldens/gbot_NNNN.png`: a pixel differs when any channel
 //! is off by more than 16/255, and at most 0.5 % of pixels may differ (resampling and float
@@ -219,4 +220,32 @@ fn clipping_polygon_masks_the_slots_up_to_its_end() {
     assert!(right[0] == 0 && right[1] == 0 && right[2] > 0, "c is not clipped: {right:?}");
     let left = rgb(&ended, 8, 16);
     assert!(left[1] > 0 && left[2] > 0, "b (green) under c (blue) inside: {left:?}");
+}
+
+/// The script's `skins` steps reach the 2D backend: from frame 200 the head, chin and body
+/// show the gold skin's linked meshes (limbs stay default: the skin has none), from frame 300
+/// the default skin again.
+#[test]
+fn the_gbot_script_swaps_skins() {
+    use animgraph_runtime::script::Simulation;
+    let skeleton = Arc::new(Skeleton2D::new(Skeleton2DData::load(character("gbot.mskel")).unwrap()).unwrap());
+    let graph = mres::load_file(character("gbot.mres")).unwrap().graph;
+    let script = Script::parse(&std::fs::read_to_string(character("gbot.script.json")).unwrap()).unwrap();
+    let backend = animgraph_2d::Skeleton2DPoseBackend::new(Arc::clone(&skeleton));
+    let mut sim = Simulation::new(&graph, &script, backend).unwrap();
+    let skin_of = |sim: &Simulation<animgraph_2d::Skeleton2DPoseBackend>, slot: &str| {
+        let s = skeleton.data.slots.iter().position(|x| x.name == slot).unwrap();
+        let a = sim.backend.pose.attachments[s].unwrap() as usize;
+        skeleton.data.attachments[a].skin.clone()
+    };
+    let mut seen = Vec::new();
+    while !sim.done() {
+        sim.step().unwrap();
+        seen.push((skin_of(&sim, "Head"), skin_of(&sim, "LeftArm")));
+    }
+    let gold = Some("gold".to_string());
+    assert_eq!(seen[199], (None, None), "before the swap");
+    assert_eq!(seen[200], (gold.clone(), None), "the gold skin has head, chin and body only");
+    assert_eq!(seen[299], (gold, None));
+    assert_eq!(seen[300], (None, None), "\"skins\": [] is the default skin alone");
 }

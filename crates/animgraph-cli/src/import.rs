@@ -20,7 +20,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE.atlas")]
     atlas: Option<PathBuf>,
     /// An overlay merged after importing, for work authored by hand on top of an import:
-    /// `{"clips": {name: clip in .mskel form}, "events": [names], "clipEvents": {clip: [[t, event]]}}`.
+    /// `{"clips": {name: clip in .mskel form}, "events": [names], "clipEvents": {clip: [[t, event]]},
+    /// "attachments": [attachments in .mskel form, e.g. a named skin's]}`.
     #[arg(long, value_name = "CLIPS.json")]
     clips: Option<PathBuf>,
 }
@@ -34,6 +35,9 @@ struct Overlay {
     events: Vec<String>,
     #[serde(default)]
     clip_events: std::collections::BTreeMap<String, Vec<(f32, String)>>,
+    /// Attachments added after the imported ones (skins authored on top of an import).
+    #[serde(default)]
+    attachments: Vec<animgraph_2d::data::AttachmentData>,
 }
 
 fn fail(message: String) -> ExitCode {
@@ -128,6 +132,7 @@ pub fn run(args: &Args) -> ExitCode {
                 eprintln!("{}: clip \"{name}\" replaces the imported one", path.display());
             }
         }
+        data.attachments.extend(overlay.attachments);
         for (name, events) in overlay.clip_events {
             match data.clips.get_mut(&name) {
                 Some(clip) => {

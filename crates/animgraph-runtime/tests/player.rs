@@ -343,6 +343,10 @@ fn simulate_errors_name_the_step() {
             r#"{"frames": 10, "steps": [{"frame": 1, "travel": {"layer": 2, "state": "Jump"}}]}"#,
             "step 0: layer 2 does not exist",
         ),
+        (
+            r#"{"frames": 10, "steps": [{"frame": 1, "skins": ["gold"]}]}"#,
+            "step 0: no skin \"gold\" in the skeleton",
+        ),
     ];
     for (text, message) in cases {
         let script = Script::parse(text).unwrap();
@@ -362,6 +366,10 @@ fn simulate_errors_name_the_step() {
         ),
         (r#"{"frames": 10, "steps": [{"frame": 12}]}"#, "step 0: frame 12 is past the script's 10 frames"),
         (r#"{"frames": 10, "steps": [{"frame": 1, "jump": 1}]}"#, "step 0: unknown action \"jump\""),
+        (
+            r#"{"frames": 10, "steps": [{"frame": 1, "skins": "gold"}]}"#,
+            "step 0: \"skins\" must be a list of skin names",
+        ),
         (
             r#"{"frames": 10, "steps": [{"frame": 1, "set": {"speed": "fast"}}]}"#,
             "step 0: parameter \"speed\": \"fast\" is not a bool or a number",

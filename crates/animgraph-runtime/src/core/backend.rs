@@ -44,6 +44,21 @@ pub trait PoseBackend {
     ///    `event_threshold`, for keys in `(prev_time, time]` (or `[time, prev_time)` when playing
     ///    backwards), across the loop when `looped` is set.
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]);
+
+    /// Whether the backend has a skin (an outfit: Spine's skins) of this name. Backends without
+    /// skins have none.
+    fn has_skin(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
+
+    /// Shows these skins from the next `apply` on: later ones win where they share an
+    /// attachment, an empty list shows the default skin alone. Names were checked with
+    /// [`has_skin`](Self::has_skin); for tools and scripts (a game picks skins through its
+    /// backend's own ids, without names).
+    fn choose_skins(&mut self, names: &[&str]) {
+        let _ = names;
+    }
 }
 
 /// Names a backend gives its clips and masks, for records and tools.

@@ -81,6 +81,8 @@ pub enum Action {
     },
     /// A code-track call.
     Track(TrackStep),
+    /// Choose the skins shown (`{"skins": ["gold"]}`; `[]` is the default skin alone).
+    Skins(Vec<String>),
 }
 
 /// A code-track step: `{"track": {"index": 0, "clip": "wave", "loop": false, "mix": 0.2}}`.
@@ -282,9 +284,18 @@ fn parse_step(index: usize, step: &Json) -> Result<Step, ScriptError> {
                 actions.push(Action::LayerWeight { layer, weight: weight as f32 });
             }
             "track" => actions.push(Action::Track(parse_track(value).map_err(e)?)),
+            "skins" => {
+                let names = value
+                    .as_array()
+                    .and_then(|list| {
+                        list.iter().map(|n| n.as_str().map(str::to_string)).collect::<Option<Vec<_>>>()
+                    })
+                    .ok_or_else(|| e("\"skins\" must be a list of skin names, e.g. [\"gold\"]".into()))?;
+                actions.push(Action::Skins(names));
+            }
             other => {
                 return Err(e(format!(
-                    "unknown action \"{other}\"; a step may have set, fire, travel, layer_weight and track"
+                    "unknown action \"{other}\"; a step may have set, fire, travel, layer_weight, track and skins"
                 )));
             }
         }

@@ -82,6 +82,7 @@ enum Resolved {
     Travel(usize, String),
     LayerWeight(usize, f32),
     Track(usize, ResolvedTrack),
+    Skins(Vec<String>),
 }
 
 #[derive(Clone, Debug)]
@@ -216,6 +217,11 @@ impl<B: PoseBackend> Simulation<B> {
                 }
                 Resolved::Track(track, t) => {
                     apply_track(&mut self.tracks, *track, t).map_err(|e| e.to_string())
+                }
+                Resolved::Skins(names) => {
+                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                    self.backend.choose_skins(&names);
+                    Ok(())
                 }
             };
             result.map_err(|m| err(Some(index), m))?;
@@ -411,6 +417,14 @@ fn resolve(
                 mask,
             };
             vec![Resolved::Track(t.index, resolved)]
+        }
+        Action::Skins(names) => {
+            if let Some(missing) = names.iter().find(|n| !backend.has_skin(n)) {
+                return Err(e(format!(
+                    "no skin \"{missing}\" in the skeleton (skins come from a .mskel's attachments; the default skin is [])"
+                )));
+            }
+            vec![Resolved::Skins(names.clone())]
         }
     })
 }
