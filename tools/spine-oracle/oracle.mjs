@@ -5,7 +5,7 @@
 // For every `NAME.json` Spine export in the folder (not `*.expected.json`), writes
 // `NAME.expected.json`: for each animation, at 21 evenly spaced times over its duration (and at
 // the times listed in the export's `"oracleTimes"` top-level field, if any), every bone's world
-// transform `[worldX, worldY, a, b, c, d]` (Spine's y-up space) and every slot's region
+// transform `[worldX, worldY, a, b, c, d]` (Spine's y-up space; active bones only) and every slot's region
 // attachment corners `[x0, y0, ..., x3, y3]` (world, y-up), every slot's attachment name and
 // colour, and the draw order, after
 //
@@ -77,6 +77,8 @@ function poses(text, atlasText) {
       skeleton.updateWorldTransform(spine.Physics.none);
       const bones = {};
       for (const b of skeleton.bones) {
+        // A skin-required bone the shown skins lack is inactive: Spine never poses it.
+        if (!b.active) continue;
         bones[b.data.name] = [b.worldX, b.worldY, b.a, b.b, b.c, b.d].map(round);
       }
       // Each slot's region attachment: its four corners in world space; every slot's attachment

@@ -489,6 +489,8 @@ fn deform_segment(d: &crate::skeleton::BoundDeform, time: f32) -> (usize, usize,
         Curve::Stepped => 0.0,
         Curve::Bezier(c) => crate::skeleton::bezier(c, u),
         Curve::SpineBezier(c) => crate::skeleton::spine_bezier(c, u),
+        // Refused on deform keys by validation (their curve is a fraction of the change).
+        Curve::SpineOffset(_) => u,
     };
     (a, b, f)
 }

@@ -59,6 +59,12 @@ pub enum Curve {
     /// The same curve evaluated as Spine's runtimes do (10 straight segments), so Spine exports
     /// play exactly as in Spine; written `["spine", cx1, cy1, cx2, cy2]`.
     SpineBezier([f32; 4]),
+    /// A Spine curve on a segment whose value does not change but swings on the way (Spine's
+    /// control values differ from the key's): `[cx1, dy1, cx2, dy2]`, times as a fraction of
+    /// the segment, the control values as offsets from the key's value in its own units;
+    /// evaluated as [`SpineBezier`](Self::SpineBezier). Written `["spineOffset", cx1, dy1, cx2,
+    /// dy2]`.
+    SpineOffset([f32; 4]),
 }
 
 /// One key: a time, up to four values, and the curve to the next key.
@@ -97,6 +103,16 @@ impl TryFrom<Vec<Json>> for Key {
                     }
                     curve = Curve::SpineBezier(b);
                 }
+                Json::Array(c) if i == items.len() - 1 && c.len() == 5 && c[0] == "spineOffset" => {
+                    let mut b = [0.0; 4];
+                    for (j, v) in c[1..].iter().enumerate() {
+                        b[j] = v
+                            .as_f64()
+                            .ok_or("a Spine offset curve is [\"spineOffset\", cx1, dy1, cx2, dy2]")?
+                            as f32;
+                    }
+                    curve = Curve::SpineOffset(b);
+                }
                 _ => return Err(format!("a key is [time, values..., curve?]; element {i} is {item}")),
             }
         }
@@ -125,6 +141,9 @@ impl From<Key> for Vec<Json> {
             Curve::Bezier(b) => out.push(Json::Array(b.iter().map(|v| number(*v)).collect())),
             Curve::SpineBezier(b) => out.push(Json::Array(
                 std::iter::once(Json::from("spine")).chain(b.iter().map(|v| number(*v))).collect(),
+            )),
+            Curve::SpineOffset(b) => out.push(Json::Array(
+                std::iter::once(Json::from("spineOffset")).chain(b.iter().map(|v| number(*v))).collect(),
             )),
         }
         out
@@ -1944,7 +1963,7 @@ impl Skeleton2DData {
                             ),
                         );
                     }
-                    if let Curve::Bezier(b) | Curve::SpineBezier(b) = key.curve {
+                    if let Curve::Bezier(b) | Curve::SpineBezier(b) | Curve::SpineOffset(b) = key.curve {
                         if !finite(&b) {
                             issue(issues_ref, format!("{path}[{k}]"), "has a NaN or infinite curve".into());
                         }
@@ -2162,6 +2181,14 @@ impl Skeleton2DData {
                     }
                 };
                 for (k, key) in t.keys.iter().enumerate() {
+                    if matches!(key.curve, Curve::SpineOffset(_)) {
+                        issue(
+                            issues_ref,
+                            format!("{here}.keys[{k}].curve"),
+                            "a deform curve is a fraction of the change; use \"spine\", not \"spineOffset\""
+                                .into(),
+                        );
+                    }
                     if !key.time.is_finite()
                         || !finite(&key.vertices)
                         || (k > 0 && key.time < t.keys[k - 1].time)

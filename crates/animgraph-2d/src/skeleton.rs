@@ -296,12 +296,13 @@ pub(crate) struct MixChannel {
 
 /// Per key: its Spine curve's 9 points, or nothing when no key has a Spine curve.
 fn spine_points(keys: &[Key]) -> Vec<[f32; 18]> {
-    if !keys.iter().any(|k| matches!(k.curve, Curve::SpineBezier(_))) {
+    if !keys.iter().any(|k| matches!(k.curve, Curve::SpineBezier(_) | Curve::SpineOffset(_))) {
         return Vec::new();
     }
     keys.iter()
         .map(|k| match k.curve {
             Curve::SpineBezier(c) => spine_bezier_points(c),
+            Curve::SpineOffset(c) => spine_bezier_points_to(c, 0.0),
             _ => [0.0; 18],
         })
         .collect()
@@ -424,11 +425,18 @@ pub fn spine_bezier(c: [f32; 4], u: f32) -> f32 {
 /// The 9 inner points of a Spine curve (`x, y` pairs, as Spine stores them, in f32), by
 /// Spine's forward differencing; [`spine_bezier_at`] reads them. Computed once per key at bind.
 pub fn spine_bezier_points(c: [f32; 4]) -> [f32; 18] {
+    spine_bezier_points_to(c, 1.0)
+}
+
+/// [`spine_bezier_points`] for a curve from (0, 0) to (1, `end`): `end` 1 for a fraction of the
+/// key's change, 0 for [`Curve::SpineOffset`] (the curve returns to the key's value).
+pub fn spine_bezier_points_to(c: [f32; 4], end: f32) -> [f32; 18] {
     let [cx1, cy1, cx2, cy2] = c.map(f64::from);
+    let end = f64::from(end);
     let tmpx = (-cx1 * 2.0 + cx2) * 0.03;
     let tmpy = (-cy1 * 2.0 + cy2) * 0.03;
     let dddx = ((cx1 - cx2) * 3.0 + 1.0) * 0.006;
-    let dddy = ((cy1 - cy2) * 3.0 + 1.0) * 0.006;
+    let dddy = ((cy1 - cy2) * 3.0 + end) * 0.006;
     let (mut ddx, mut ddy) = (tmpx * 2.0 + dddx, tmpy * 2.0 + dddy);
     let mut dx = cx1 * 0.3 + tmpx + dddx * 0.16666667;
     let mut dy = cy1 * 0.3 + tmpy + dddy * 0.16666667;
@@ -450,7 +458,14 @@ pub fn spine_bezier_points(c: [f32; 4]) -> [f32; 18] {
 /// segment holding `u` (Spine's `getBezierValue`).
 #[inline]
 pub fn spine_bezier_at(points: &[f32; 18], u: f32) -> f32 {
+    spine_bezier_at_to(points, u, 1.0)
+}
+
+/// [`spine_bezier_at`] for a curve ending at `end` (see [`spine_bezier_points_to`]).
+#[inline]
+pub fn spine_bezier_at_to(points: &[f32; 18], u: f32, end: f32) -> f32 {
     let u = f64::from(u);
+    let end = f64::from(end);
     let (mut px, mut py) = (0.0f64, 0.0f64);
     for i in 0..9 {
         let (fx, fy) = (f64::from(points[2 * i]), f64::from(points[2 * i + 1]));
@@ -461,7 +476,18 @@ pub fn spine_bezier_at(points: &[f32; 18], u: f32) -> f32 {
         (px, py) = (fx, fy);
     }
     let span = 1.0 - px;
-    (if span > 0.0 { py + (u - px) / span * (1.0 - py) } else { 1.0 }) as f32
+    (if span > 0.0 { py + (u - px) / span * (end - py) } else { end }) as f32
+}
+
+/// The value `u` of the way from key value `a` to `b` along `curve` (stepped: `a`).
+pub fn curve_value(curve: Curve, u: f32, a: f32, b: f32) -> f32 {
+    match curve {
+        Curve::Linear => a + (b - a) * u,
+        Curve::Stepped => a,
+        Curve::Bezier(c) => a + (b - a) * bezier(c, u),
+        Curve::SpineBezier(c) => a + (b - a) * spine_bezier(c, u),
+        Curve::SpineOffset(c) => a + spine_bezier_at_to(&spine_bezier_points_to(c, 0.0), u, 0.0),
+    }
 }
 
 /// A compiled channel at time `t`: [`sample_keys`], with Spine curves read from their points.
@@ -492,6 +518,10 @@ pub(crate) fn sample_with_points(keys: &[Key], points: &[[f32; 18]], t: f32) -> 
         Curve::Stepped => return a.values,
         Curve::Bezier(c) => bezier(c, u),
         Curve::SpineBezier(_) => spine_bezier_at(&points[next - 1], u),
+        Curve::SpineOffset(_) => {
+            let swing = spine_bezier_at_to(&points[next - 1], u, 0.0);
+            return std::array::from_fn(|i| a.values[i] + swing);
+        }
     };
     std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
 }
@@ -515,6 +545,9 @@ pub fn sample_keys(keys: &[Key], t: f32) -> [f32; 4] {
         Curve::Stepped => return a.values,
         Curve::Bezier(c) => bezier(c, u),
         Curve::SpineBezier(c) => spine_bezier(c, u),
+        Curve::SpineOffset(_) => {
+            return std::array::from_fn(|i| curve_value(a.curve, u, a.values[i], b.values[i]));
+        }
     };
     std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
 }
@@ -532,18 +565,8 @@ pub fn sample_ik(keys: &[IkKey], t: f32) -> Option<IkPose> {
     if let Some(b) = keys.get(n) {
         let span = b.time - a.time;
         let u = if span > 0.0 { (t - a.time) / span } else { 1.0 };
-        let along = |curve: Curve| match curve {
-            Curve::Linear => Some(u),
-            Curve::Stepped => None,
-            Curve::Bezier(c) => Some(bezier(c, u)),
-            Curve::SpineBezier(c) => Some(spine_bezier(c, u)),
-        };
-        if let Some(f) = along(a.curve) {
-            mix += (b.mix - a.mix) * f;
-        }
-        if let Some(f) = along(a.softness_curve) {
-            softness += (b.softness - a.softness) * f;
-        }
+        mix = curve_value(a.curve, u, a.mix, b.mix);
+        softness = curve_value(a.softness_curve, u, a.softness, b.softness);
     }
     Some(IkPose { mix, softness, bend_positive: a.bend_positive, compress: a.compress, stretch: a.stretch })
 }

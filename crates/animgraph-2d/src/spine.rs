@@ -61,7 +61,12 @@ fn color(hex: Option<&Json>) -> [f32; 4] {
 /// A Spine 4 curve on a segment from (t0, v0) to (t1, v1), for value channel `channel`: Spine
 /// writes four numbers per channel (`[cx1, cy1, cx2, cy2, ...]`, absolute times and values),
 /// normalised here to the segment.
-fn curve(key: &Json, channel: usize, t0: f32, v0: f32, t1: f32, v1: f32) -> Curve {
+/// The curve from a Spine key to the next on `channel`: `v0`, `v1` and the control values are
+/// as Spine writes them; `abs` maps such a value to `.mskel`'s (mirrored, setup added or
+/// multiplied). Control times may lie outside the segment (Spine allows it). A segment whose
+/// value does not change but whose curve swings becomes [`Curve::SpineOffset`], the swing in
+/// `.mskel` units.
+fn curve(key: &Json, channel: usize, t0: f32, v0: f32, t1: f32, v1: f32, abs: &dyn Fn(f32) -> f32) -> Curve {
     match key.get("curve") {
         Some(Json::String(s)) if s == "stepped" => Curve::Stepped,
         Some(Json::Array(points)) if points.len() >= 4 * (channel + 1) => {
@@ -69,9 +74,15 @@ fn curve(key: &Json, channel: usize, t0: f32, v0: f32, t1: f32, v1: f32) -> Curv
                 points.iter().skip(4 * channel).take(4).map(|x| x.as_f64().unwrap_or(0.0) as f32).collect();
             let dt = t1 - t0;
             let dv = v1 - v0;
-            let nx = |x: f32| if dt > 0.0 { ((x - t0) / dt).clamp(0.0, 1.0) } else { 0.0 };
-            let ny = |y: f32, fallback: f32| if dv.abs() > 1e-9 { (y - v0) / dv } else { fallback };
-            Curve::SpineBezier([nx(p[0]), ny(p[1], 0.0), nx(p[2]), ny(p[3], 1.0)])
+            let nx = |x: f32| if dt > 0.0 { (x - t0) / dt } else { 0.0 };
+            if dv == 0.0 {
+                if p[1] == v0 && p[3] == v0 {
+                    return Curve::Linear;
+                }
+                let base = abs(v0);
+                return Curve::SpineOffset([nx(p[0]), abs(p[1]) - base, nx(p[2]), abs(p[3]) - base]);
+            }
+            Curve::SpineBezier([nx(p[0]), (p[1] - v0) / dv, nx(p[2]), (p[3] - v0) / dv])
         }
         _ => Curve::Linear,
     }
@@ -111,7 +122,7 @@ fn channel_timeline(
     for (c, keys) in channels.iter_mut().enumerate() {
         for (i, k) in list.iter().enumerate() {
             let curve = match list.get(i + 1) {
-                Some(next) => curve(k, c, time(k), raw(k, c), time(next), raw(next, c)),
+                Some(next) => curve(k, c, time(k), raw(k, c), time(next), raw(next, c), &|v| absolute(c, v)),
                 None => Curve::Linear,
             };
             keys.push((time(k), absolute(c, raw(k, c)), curve));
@@ -654,8 +665,8 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                     // Spine writes one curve per channel: mix, then softness.
                     let (curve, softness_curve) = match list.get(i + 1) {
                         Some(n) => (
-                            curve(k, 0, time(k), mix, time(n), f(n.get("mix"), 1.0)),
-                            curve(k, 1, time(k), softness, time(n), f(n.get("softness"), 0.0)),
+                            curve(k, 0, time(k), mix, time(n), f(n.get("mix"), 1.0), &|v| v),
+                            curve(k, 1, time(k), softness, time(n), f(n.get("softness"), 0.0), &|v| v),
                         ),
                         None => (Curve::Linear, Curve::Linear),
                     };
@@ -790,7 +801,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                         })
                         .unwrap_or_default();
                     let curve = match list.get(i + 1) {
-                        Some(n) => curve(k, 0, time(k), 0.0, time(n), 1.0),
+                        Some(n) => curve(k, 0, time(k), 0.0, time(n), 1.0, &|v| v),
                         None => Curve::Linear,
                     };
                     DeformKey { time: time(k), offset, vertices, curve }

@@ -409,3 +409,21 @@ fn a_colour_channel_keyed_twice_is_a_located_error() {
     let data = Skeleton2DData::parse(&apart).unwrap();
     assert_eq!(data.clips["c"].slots["s"].alpha.len(), 1);
 }
+
+/// A Spine curve that swings on a flat segment reads and writes as `["spineOffset", ...]`.
+#[test]
+fn spine_offset_curves_round_trip() {
+    use animgraph_2d::data::{Curve, Key};
+    let json: Vec<serde_json::Value> =
+        serde_json::from_str(r#"[0.5, 18.5, ["spineOffset", 0.25, -1.5, 0.75, 2.0]]"#).unwrap();
+    let key = Key::try_from(json.clone()).unwrap();
+    assert_eq!(key.curve, Curve::SpineOffset([0.25, -1.5, 0.75, 2.0]));
+    let back: Vec<serde_json::Value> = key.into();
+    assert_eq!(back, json);
+    // Between two equal values it swings: -1.5 then +2 pulls the value below and then above.
+    let keys = [key, Key { time: 1.5, values: [18.5, 0.0, 0.0, 0.0], arity: 1, curve: Curve::Linear }];
+    let early = animgraph_2d::skeleton::sample_keys(&keys, 0.7)[0];
+    let late = animgraph_2d::skeleton::sample_keys(&keys, 1.35)[0];
+    assert!(early < 18.5 && late > 18.5, "{early} {late}");
+    assert_eq!(animgraph_2d::skeleton::sample_keys(&keys, 1.5)[0], 18.5);
+}

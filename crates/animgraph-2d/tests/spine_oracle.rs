@@ -341,3 +341,8 @@ fn path_constraints_in_every_mode_and_constraint_timelines_match_spine() {
 fn sequences_in_every_mode_match_spine() {
     check("sequence");
 }
+
+#[test]
+fn curves_that_swing_on_flat_segments_or_reach_outside_their_segment_match_spine() {
+    check("curves");
+}
