@@ -540,17 +540,44 @@ impl Skeleton2D {
                 }
             }
             (Vertices::Weighted { counts, bones, positions, weights }, d) => {
+                // Zipped slices (no bounds checks in the inner loop); influences past the
+                // lists (refused by validation) are ignored.
+                let world = &pose.world[..];
+                let n = bones.len().min(positions.len()).min(weights.len());
+                let (bones, positions, weights) = (&bones[..n], &positions[..n], &weights[..n]);
                 let mut k = 0;
-                for (count, o) in counts.iter().zip(out.iter_mut()) {
-                    let end = (k + *count as usize).min(positions.len());
-                    let mut sum = Vec2::ZERO;
-                    for i in k..end {
-                        let world = pose.world[bones[i] as usize];
-                        let offset = d.map_or(Vec2::ZERO, |d| Vec2::new(d[2 * i], d[2 * i + 1]));
-                        sum += world.transform_point2(positions[i] + offset) * weights[i];
+                match d {
+                    None => {
+                        for (count, o) in counts.iter().zip(out.iter_mut()) {
+                            let end = (k + *count as usize).min(n);
+                            let mut sum = Vec2::ZERO;
+                            for ((b, p), w) in
+                                bones[k..end].iter().zip(&positions[k..end]).zip(&weights[k..end])
+                            {
+                                if let Some(m) = world.get(*b as usize) {
+                                    sum += m.transform_point2(*p) * *w;
+                                }
+                            }
+                            k = end;
+                            *o = sum;
+                        }
                     }
-                    k = end;
-                    *o = sum;
+                    Some(d) => {
+                        let n = n.min(d.len() / 2);
+                        for (count, o) in counts.iter().zip(out.iter_mut()) {
+                            let end = (k + *count as usize).min(n);
+                            let mut sum = Vec2::ZERO;
+                            let influences =
+                                bones[k..end].iter().zip(&positions[k..end]).zip(&weights[k..end]);
+                            for (((b, p), w), off) in influences.zip(d[2 * k..2 * end].chunks_exact(2)) {
+                                if let Some(m) = world.get(*b as usize) {
+                                    sum += m.transform_point2(*p + Vec2::new(off[0], off[1])) * *w;
+                                }
+                            }
+                            k = end;
+                            *o = sum;
+                        }
+                    }
                 }
             }
         }
