@@ -115,10 +115,16 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             asset!("crates/animgraph-2d/tests/spine/oracle/mesh-deform.json"),
             asset!("crates/animgraph-2d/tests/spine/oracle/skins.json"),
             asset!("crates/animgraph-2d/tests/spine/oracle/transform.json"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/path.json"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/dark-tint.json"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/sequence.json"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/curves.json"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/inherit.json"),
         ],
         "spine_atlas" => vec![
             asset!("crates/animgraph-2d/tests/spine/oracle/skins.atlas"),
             asset!("crates/animgraph-2d/tests/spine/oracle/mesh-deform.atlas"),
+            asset!("crates/animgraph-2d/tests/spine/oracle/sequence.atlas"),
         ],
         "godot_import" => vec![asset!("assets/characters/gbot/player.tscn")],
         "gltf_import" => vec![

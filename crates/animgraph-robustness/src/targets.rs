@@ -139,16 +139,22 @@ pub fn spine(data: &[u8]) -> bool {
     exercise_imported_2d(imported.data)
 }
 
-/// A Spine `.atlas`: parse, then import a small Spine export (weighted and linked meshes,
-/// regions, skins) with it and use the result.
+/// A Spine `.atlas`: parse, then import two small Spine exports with it (weighted and linked
+/// meshes, regions, skins; sequences, whose frames the atlas may lack) and use the results.
 pub fn spine_atlas(data: &[u8]) -> bool {
     let Some(text) = text(data) else { return false };
     if animgraph_2d::spine::parse_atlas(text).is_err() {
         return false;
     }
-    let json = include_str!("../../animgraph-2d/tests/spine/oracle/skins.json");
-    let imported = animgraph_2d::spine::import_spine_with_atlas(json, Some(text)).expect("the atlas parsed");
-    exercise_imported_2d(imported.data)
+    let exports = [
+        include_str!("../../animgraph-2d/tests/spine/oracle/skins.json"),
+        include_str!("../../animgraph-2d/tests/spine/oracle/sequence.json"),
+    ];
+    exports.into_iter().all(|json| {
+        let imported =
+            animgraph_2d::spine::import_spine_with_atlas(json, Some(text)).expect("the atlas parsed");
+        exercise_imported_2d(imported.data)
+    })
 }
 
 /// A Godot scene (`.tscn`): import, then the imported skeleton.
