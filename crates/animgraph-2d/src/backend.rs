@@ -348,11 +348,17 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     let len = range.len();
                     let (ra, rb) = (&d.values[a * len..(a + 1) * len], &d.values[b * len..(b + 1) * len]);
                     let below = &pose.deform[range.clone()];
-                    for (k, delta) in self.deform_delta[range].iter_mut().enumerate() {
-                        let value = ra[k] + (rb[k] - ra[k]) * f;
-                        // Setup offsets are 0: an additive layer adds the keyed offsets.
-                        let reference = if additive { 0.0 } else { below[k] };
-                        *delta += w * (value - reference);
+                    let deltas = self.deform_delta[range].iter_mut();
+                    // Zipped (no bounds checks); setup offsets are 0, so an additive layer adds
+                    // the keyed offsets.
+                    if additive {
+                        for ((delta, a), b) in deltas.zip(ra).zip(rb) {
+                            *delta += w * (a + (b - a) * f);
+                        }
+                    } else {
+                        for (((delta, a), b), below) in deltas.zip(ra).zip(rb).zip(below) {
+                            *delta += w * (a + (b - a) * f - below);
+                        }
                     }
                 }
                 for m in &clip.mixes {
