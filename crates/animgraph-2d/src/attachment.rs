@@ -323,6 +323,12 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
             }
         }
     }
+    // Skins that only activate bones or constraints have no attachments.
+    for skin in &data.skins {
+        if !names.contains(&skin.name) {
+            names.push(skin.name.clone());
+        }
+    }
     // Keys: per slot, distinct names in order of appearance.
     let mut per_slot: Vec<Vec<&str>> = vec![Vec::new(); data.slots.len()];
     let mut key_of = HashMap::new();

@@ -137,6 +137,9 @@ impl Skeleton2DPoseBackend {
         for s in skins.iter().filter(|s| (s.0 as usize) < known).take(MAX_SKINS) {
             self.skins.push(*s);
         }
+        // Skin-required bones and constraints follow the skins.
+        let pose = &mut self.pose;
+        self.skeleton.activate(&mut pose.active, &mut pose.constraint_active, &self.skins);
         skins.len() - self.skins.len()
     }
 

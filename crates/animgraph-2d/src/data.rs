@@ -280,6 +280,10 @@ pub struct BoneData {
     /// What the bone takes from its parent (Spine's inherit modes; `normal` when omitted).
     #[serde(default, skip_serializing_if = "Inherit::is_normal")]
     pub inherit: Inherit,
+    /// Posed only while a chosen skin lists it in its `bones` (Spine's skin-required bones);
+    /// its slots draw nothing meanwhile.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skin_required: bool,
 }
 
 /// What a bone's world transform takes from its parent's (Spine's modes, same names).
@@ -592,6 +596,21 @@ pub struct AttachmentData {
     pub kind: AttachmentKind,
 }
 
+/// A named skin's skin-required bones and constraints (Spine's `skin.bones`, `skin.ik`,
+/// `skin.transform`, `skin.path`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SkinData {
+    /// The skin's name (as attachments' `skin`).
+    pub name: String,
+    /// Bones it activates (and their ancestors).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bones: Vec<String>,
+    /// IK, transform and path constraints it activates, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<String>,
+}
+
 /// Most frames a sequence may have.
 pub const MAX_SEQUENCE_FRAMES: usize = 4096;
 
@@ -696,6 +715,10 @@ pub struct IkData {
     /// Where it runs among all constraints (ascending; IK first on a tie, then list order).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub order: u32,
+    /// Runs only while a chosen skin lists it in its `constraints` (Spine's skin-required
+    /// constraints).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skin_required: bool,
 }
 
 /// A transform constraint (Spine's): bones take some of a target bone's rotation, translation,
@@ -709,6 +732,10 @@ pub struct TransformData {
     /// Where it runs among all constraints (ascending; IK first on a tie).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub order: u32,
+    /// Runs only while a chosen skin lists it in its `constraints` (Spine's skin-required
+    /// constraints).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skin_required: bool,
     /// The constrained bones.
     pub bones: Vec<String>,
     /// The bone they follow.
@@ -806,6 +833,10 @@ pub struct PathData {
     /// Where it runs among all constraints (ascending; IK, then transform, then path on a tie).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub order: u32,
+    /// Runs only while a chosen skin lists it in its `constraints` (Spine's skin-required
+    /// constraints).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skin_required: bool,
     /// The constrained bones (a chain, parent first).
     pub bones: Vec<String>,
     /// The slot whose path attachment they follow.
@@ -1306,6 +1337,10 @@ pub struct Skeleton2DData {
     /// Path constraints.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub path: Vec<PathData>,
+    /// What each named skin activates: the skin-required bones and constraints it lists (its
+    /// attachments name their `skin` themselves).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skins: Vec<SkinData>,
     /// Event names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<String>,
@@ -1598,6 +1633,25 @@ impl Skeleton2DData {
             }
             if s.dark.is_some_and(|d| !finite(&d)) {
                 issue(issues_ref, format!("slots[{i}].dark"), "has a NaN or infinite number".into());
+            }
+        }
+        for (i, skin) in self.skins.iter().enumerate() {
+            for (k, b) in skin.bones.iter().enumerate() {
+                if !bone(b) {
+                    issue(issues_ref, format!("skins[{i}].bones[{k}]"), format!("no bone \"{b}\""));
+                }
+            }
+            for (k, c) in skin.constraints.iter().enumerate() {
+                let known = self.ik.iter().any(|x| &x.name == c)
+                    || self.transform.iter().any(|x| &x.name == c)
+                    || self.path.iter().any(|x| &x.name == c);
+                if !known {
+                    issue(
+                        issues_ref,
+                        format!("skins[{i}].constraints[{k}]"),
+                        format!("no IK, transform or path constraint \"{c}\""),
+                    );
+                }
             }
         }
         for (i, a) in self.attachments.iter().enumerate() {

@@ -537,6 +537,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
         };
         rest_world.push(world);
         bones.push(BoneData {
+            skin_required: false,
             name,
             parent: parent.map(|p| bones[p].name.clone()),
             x: position.x,
@@ -872,6 +873,7 @@ pub fn import_scene(text: &str) -> Result<Imported, ImportError> {
             ik: Vec::new(),
             transform: Vec::new(),
             path: Vec::new(),
+            skins: Vec::new(),
             events: Vec::new(),
             clips,
         },

@@ -57,6 +57,10 @@ pub struct Pose {
     pub mixes: Vec<f32>,
     /// Per bone: what it inherits from its parent (setup, or keyed by an inherit timeline).
     pub inherit: Vec<Inherit>,
+    /// Per bone: posed (Spine's `active`: false for a skin-required bone no chosen skin lists).
+    pub active: Vec<bool>,
+    /// Per constraint in update order: it runs.
+    pub constraint_active: Vec<bool>,
     /// Per slot: the sequence frame a clip keyed (`None`: the attachment's setup frame).
     pub sequences: Vec<Option<SequenceState>>,
     /// Scratch storage of path constraints (sized once; no allocation per frame).
@@ -370,6 +374,13 @@ pub struct Skeleton2D {
     pub(crate) path: Vec<crate::path::BoundPath>,
     /// Every constraint in update order.
     pub(crate) order: Vec<Constraint>,
+    /// Per bone: posed only while a chosen skin activates it.
+    pub(crate) skin_required: Vec<bool>,
+    /// Per constraint in update order: its target bone, and whether it needs a skin.
+    pub(crate) constraint_needs: Vec<(u16, bool)>,
+    /// Per skin (a [`SkinId`](crate::SkinId)): the bones it activates (with their ancestors)
+    /// and the constraints (indices into the update order).
+    pub(crate) skin_activates: Vec<(Vec<u16>, Vec<u16>)>,
 }
 
 /// A constraint by kind and index, in update order.
@@ -662,6 +673,8 @@ impl Skeleton2D {
                 .collect(),
             deform: vec![0.0; bound.deform_ranges.iter().map(|r| r.1 as usize).sum()],
             sequences: vec![None; data.slots.len()],
+            active: vec![true; data.bones.len()],
+            constraint_active: vec![true; data.ik.len() + data.transform.len() + data.path.len()],
             inherit: data.bones.iter().map(|b| b.inherit).collect(),
             draw_order: (0..data.slots.len() as u16).collect(),
             ik: data
@@ -879,7 +892,43 @@ impl Skeleton2D {
             .chain(data.path.iter().enumerate().map(|(i, c)| (c.order, 2, i, Constraint::Path(i as u16))))
             .collect();
         order.sort_by_key(|c| (c.0, c.1, c.2));
-        let order = order.into_iter().map(|c| c.3).collect();
+        let order: Vec<Constraint> = order.into_iter().map(|c| c.3).collect();
+        let constraint_needs: Vec<(u16, bool)> = order
+            .iter()
+            .map(|c| match *c {
+                Constraint::Ik(i) => (bone(&data.ik[i as usize].target), data.ik[i as usize].skin_required),
+                Constraint::Transform(i) => {
+                    (bone(&data.transform[i as usize].target), data.transform[i as usize].skin_required)
+                }
+                Constraint::Path(i) => {
+                    let p = &data.path[i as usize];
+                    (slot_bones[slot(&p.target) as usize], p.skin_required)
+                }
+            })
+            .collect();
+        let constraint_name = |c: &Constraint| match *c {
+            Constraint::Ik(i) => data.ik[i as usize].name.as_str(),
+            Constraint::Transform(i) => data.transform[i as usize].name.as_str(),
+            Constraint::Path(i) => data.path[i as usize].name.as_str(),
+        };
+        let skin_activates: Vec<(Vec<u16>, Vec<u16>)> = bound
+            .skins
+            .names
+            .iter()
+            .map(|name| match data.skins.iter().find(|s| &s.name == name) {
+                Some(skin) => (
+                    skin.bones.iter().map(|b| bone(b)).collect(),
+                    order
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| skin.constraints.iter().any(|n| n == constraint_name(c)))
+                        .map(|(i, _)| i as u16)
+                        .collect(),
+                ),
+                None => (Vec::new(), Vec::new()),
+            })
+            .collect();
+        let skin_required: Vec<bool> = data.bones.iter().map(|b| b.skin_required).collect();
         let crate::attachment::Bound { geometry, skins, key_of, deform_ranges, .. } = bound;
         let mut skeleton = Skeleton2D {
             data,
@@ -898,7 +947,14 @@ impl Skeleton2D {
             transform,
             path,
             order,
+            skin_required,
+            constraint_needs,
+            skin_activates,
         };
+        let mut active = std::mem::take(&mut skeleton.setup.active);
+        let mut constraints = std::mem::take(&mut skeleton.setup.constraint_active);
+        skeleton.activate(&mut active, &mut constraints, &[]);
+        (skeleton.setup.active, skeleton.setup.constraint_active) = (active, constraints);
         let mut shown = skeleton.setup.clone();
         skeleton.resolve_attachments(&mut shown, &[]);
         skeleton.setup.attachments = shown.attachments;
@@ -911,12 +967,45 @@ impl Skeleton2D {
         Ok(skeleton)
     }
 
+    /// Which bones and constraints the chosen `skins` make active (Spine's `updateCache`): every
+    /// bone that is not skin-required, the bones the skins list and their ancestors; every
+    /// constraint whose target is active and that needs no skin or is listed by one. Called
+    /// when skins change, not per frame (allocates nothing).
+    pub fn activate(&self, active: &mut [bool], constraints: &mut [bool], skins: &[crate::SkinId]) {
+        for (a, required) in active.iter_mut().zip(&self.skin_required) {
+            *a = !required;
+        }
+        for skin in skins {
+            let Some((bones, _)) = self.skin_activates.get(skin.0 as usize) else { continue };
+            for &b in bones {
+                let mut b = Some(b);
+                while let Some(i) = b {
+                    active[i as usize] = true;
+                    b = self.parents[i as usize];
+                }
+            }
+        }
+        for (i, (c, (target, required))) in constraints.iter_mut().zip(&self.constraint_needs).enumerate() {
+            let listed = || {
+                skins.iter().any(|s| {
+                    self.skin_activates.get(s.0 as usize).is_some_and(|(_, c)| c.contains(&(i as u16)))
+                })
+            };
+            *c = active[*target as usize] && (!required || listed());
+        }
+    }
+
     /// Sets `pose.attachments` from `pose.attachment_keys` through `skins` (later skins win),
     /// then the default skin.
     pub fn resolve_attachments(&self, pose: &mut Pose, skins: &[SkinId]) {
-        for ((shown, key), keyed) in
-            pose.attachments.iter_mut().zip(&pose.attachment_keys).zip(&pose.sequences)
-        {
+        let slots = pose.attachments.iter_mut().zip(&pose.attachment_keys).zip(&pose.sequences);
+        for (s, ((shown, key), keyed)) in slots.enumerate() {
+            // A slot on a bone no chosen skin activates shows nothing (Spine draws no slot of an
+            // inactive bone).
+            if !pose.active[self.slot_bones[s] as usize] {
+                *shown = None;
+                continue;
+            }
             *shown = key.and_then(|k| self.skins.resolve(k, skins));
             // A sequence attachment shows one of its frames: the keyed one when the timeline
             // that keyed it plays this attachment (Spine's check), else its setup frame.
@@ -968,9 +1057,14 @@ impl Skeleton2D {
     /// World transforms from local channels, then IK, in bone order (parents first).
     pub fn update_world(&self, pose: &mut Pose) {
         for b in 0..self.parents.len() {
-            self.update_bone(pose, b);
+            if pose.active[b] {
+                self.update_bone(pose, b);
+            }
         }
-        for c in &self.order {
+        for (i, c) in self.order.iter().enumerate() {
+            if !pose.constraint_active[i] {
+                continue;
+            }
             match *c {
                 Constraint::Ik(i) => {
                     if pose.ik[i as usize].mix != 0.0 {

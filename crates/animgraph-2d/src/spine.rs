@@ -241,6 +241,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             }
         }
         bones.push(BoneData {
+            skin_required: b.get("skin").and_then(Json::as_bool).unwrap_or(false),
             name: name.to_string(),
             parent: b.get("parent").and_then(Json::as_str).map(str::to_string),
             x: f(b.get("x"), 0.0),
@@ -278,6 +279,29 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
         })
         .collect();
     let bone_names: Vec<&str> = bones.iter().map(|b| b.name.as_str()).collect();
+    // What each named skin activates: its skin-required bones and constraints.
+    let names_of = |skin: &Json, keys: &[&str]| -> Vec<String> {
+        keys.iter()
+            .flat_map(|k| skin.get(*k).and_then(Json::as_array).into_iter().flatten())
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect()
+    };
+    let skin_lists: Vec<crate::data::SkinData> = root
+        .get("skins")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|skin| {
+            let name = skin.get("name").and_then(Json::as_str).unwrap_or("default").to_string();
+            let bones = names_of(skin, &["bones"]);
+            let constraints = names_of(skin, &["ik", "transform", "path"]);
+            (!bones.is_empty() || !constraints.is_empty()).then_some(crate::data::SkinData {
+                name,
+                bones,
+                constraints,
+            })
+        })
+        .collect();
     let mut attachments = Vec::new();
     let mut not_drawn: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for (si, skin) in
@@ -354,6 +378,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
     let ik: Vec<IkData> = ik_list
         .iter()
         .map(|c| IkData {
+            skin_required: c.get("skin").and_then(Json::as_bool).unwrap_or(false),
             name: c.get("name").and_then(Json::as_str).unwrap_or("").to_string(),
             bones: c
                 .get("bones")
@@ -381,6 +406,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             let mix_x = f(c.get("mixX"), 1.0);
             let mix_scale_x = f(c.get("mixScaleX"), 1.0);
             TransformData {
+                skin_required: c.get("skin").and_then(Json::as_bool).unwrap_or(false),
                 name: c.get("name").and_then(Json::as_str).unwrap_or("").to_string(),
                 order: c.get("order").and_then(Json::as_u64).unwrap_or(0) as u32,
                 bones: c
@@ -417,6 +443,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             let mode = |key: &str| c.get(key).and_then(Json::as_str).unwrap_or("");
             let mix_x = f(c.get("mixX"), 1.0);
             PathData {
+                skin_required: c.get("skin").and_then(Json::as_bool).unwrap_or(false),
                 name: c.get("name").and_then(Json::as_str).unwrap_or("").to_string(),
                 order: c.get("order").and_then(Json::as_u64).unwrap_or(0) as u32,
                 bones: c
@@ -912,6 +939,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             ik,
             transform,
             path,
+            skins: skin_lists,
             events,
             clips,
         },

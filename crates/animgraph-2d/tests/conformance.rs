@@ -20,6 +20,7 @@ fn key(time: f32, values: &[f32]) -> Key {
 fn rig_data() -> Skeleton2DData {
     let (bones, clips) = conformance::rig();
     let bone = |b: &conformance::RigBone| BoneData {
+        skin_required: false,
         name: b.name.into(),
         parent: b.parent.map(|p| bones[p].name.to_string()),
         x: b.x,
@@ -204,6 +205,7 @@ fn events_fire_in_the_window_across_loops_and_in_reverse() {
 fn one_and_two_bone_ik_reach_the_target() {
     let mut data = rig_data();
     data.bones.push(BoneData {
+        skin_required: false,
         name: "target".into(),
         parent: Some("root".into()),
         x: 8.0,
@@ -218,6 +220,7 @@ fn one_and_two_bone_ik_reach_the_target() {
     });
     data.bones[2].length = 6.0; // hand
     data.ik.push(animgraph_2d::data::IkData {
+        skin_required: false,
         name: "reach".into(),
         bones: vec!["arm".into(), "hand".into()],
         target: "target".into(),

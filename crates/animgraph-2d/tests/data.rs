@@ -174,6 +174,14 @@ fn invalid_skeletons_name_the_place() {
             ),
             "clips.wave.bones.arm.inherit[1]: time out of order",
         ),
+        (
+            edit(r#""attachments": []"#, r#""attachments": [], "skins": [{ "name": "hat", "bones": ["hatbone"], "constraints": ["reach"] }]"#),
+            "skins[0].bones[0]: no bone \"hatbone\"",
+        ),
+        (
+            edit(r#""attachments": []"#, r#""attachments": [], "skins": [{ "name": "hat", "constraints": ["reach"] }]"#),
+            "skins[0].constraints[0]: no IK, transform or path constraint \"reach\"",
+        ),
     ];
     for (text, expected) in cases {
         let found = issues(&text);

@@ -87,6 +87,7 @@ fn slot_colours_tint_and_fade_what_they_draw() {
     use animgraph_2d::data::{AttachmentData, AttachmentKind, BoneData, SlotData};
     use animgraph_2d::render::{Camera, render};
     let bone = BoneData {
+        skin_required: false,
         name: "root".into(),
         parent: None,
         x: 0.0,

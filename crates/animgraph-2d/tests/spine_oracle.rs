@@ -52,8 +52,19 @@ fn check(name: &str) {
         let sample = ClipSample { clip, time, prev_time: time, weight: 1.0, layer: 0, looped: false };
         backend.apply(&[sample], &layer);
         for (i, bone) in names.iter().enumerate() {
-            let e: Vec<f32> =
-                pose["bones"][bone].as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+            // Spine reports active bones only: a skin-required bone no chosen skin lists.
+            compared += 1;
+            let Some(e) = pose["bones"][bone].as_array() else {
+                if backend.pose.active[i] {
+                    failures.push(format!("{animation} t={time} {bone}: active, spine has it inactive"));
+                }
+                continue;
+            };
+            if !backend.pose.active[i] {
+                failures.push(format!("{animation} t={time} {bone}: inactive, spine has it active"));
+                continue;
+            }
+            let e: Vec<f32> = e.iter().map(|v| v.as_f64().unwrap() as f32).collect();
             let ours = animgraph_2d::spine::spine_world_transform(backend.pose.world[i]);
             compared += 1;
             let off_px = (ours[0] - e[0]).abs().max((ours[1] - e[1]).abs());
@@ -69,6 +80,15 @@ fn check(name: &str) {
         let slot_name = |s: usize| skeleton.data.slots[s].name.as_str();
         for (s, slot) in skeleton.data.slots.iter().enumerate() {
             let Some(expected) = pose["attachments"].get(&slot.name) else { continue };
+            // Spine keeps an inactive bone's slot attachment but never draws it; we show none.
+            if pose["bones"].get(&slot.bone).is_none() {
+                compared += 1;
+                if backend.pose.attachments[s].is_some() {
+                    failures
+                        .push(format!("{animation} t={time} slot {}: drawn on an inactive bone", slot.name));
+                }
+                continue;
+            }
             let ours = backend.pose.attachments[s].map(|a| skeleton.attachments[a as usize].name.as_str());
             compared += 1;
             if ours != expected.as_str() {
@@ -136,6 +156,9 @@ fn check(name: &str) {
         // Region attachments: each of Spine's four corners has one of ours within PX.
         for (slot, corners) in pose["regions"].as_object().into_iter().flatten() {
             let s = backend.skeleton().data.slots.iter().position(|x| &x.name == slot).unwrap();
+            if pose["bones"].get(&backend.skeleton().data.slots[s].bone).is_none() {
+                continue; // an inactive bone's slot: checked above to draw nothing
+            }
             let Some(a) = backend.pose.attachments[s] else {
                 failures.push(format!("{animation} t={time} slot {slot}: no attachment shows"));
                 continue;
@@ -345,4 +368,10 @@ fn sequences_in_every_mode_match_spine() {
 #[test]
 fn curves_that_swing_on_flat_segments_or_reach_outside_their_segment_match_spine() {
     check("curves");
+}
+
+#[test]
+fn skin_required_bones_and_constraints_follow_the_chosen_skins_as_in_spine() {
+    check("skin-required");
+    check("skin-required-default");
 }
