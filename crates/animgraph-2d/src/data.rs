@@ -29,6 +29,8 @@
 //!   parent's deform keys), `path` and `clipping` (vertices as a mesh's; a clipping polygon masks
 //!   the slots after it up to `end`). `skin` puts an attachment in a named skin (none: the
 //!   default skin); `sequence` gives a region or mesh frames (`frames`, `setup`).
+//! - **Skins**: bones and constraints marked `skinRequired` are active only while a chosen skin
+//!   lists them in top-level `skins` (`name`, `bones`, `constraints`), as in Spine.
 //! - **`atlas`**: pages (`image`, size, `pma`) and regions (bounds, `rotate`, offsets and the
 //!   original size of whitespace-stripped images), as Spine's `.atlas` describes them.
 //! - **Constraints**: `ik`, `transform` (every mix channel, offsets, `local`, `relative`) and
