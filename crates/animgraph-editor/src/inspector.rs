@@ -473,6 +473,11 @@ fn transition(ui: &mut egui::Ui, doc: &mut Document, machine: &GraphMachine, i: 
     {
         doc.edit_machine(|m| m.transitions[i].interrupt = v);
     }
+    if let Some(v) = choose(ui, "Curve", t.curve, &animgraph_runtime::graph::TransitionCurve::ALL, |x| {
+        x.as_str().to_string()
+    }) {
+        doc.edit_machine(|m| m.transitions[i].curve = v);
+    }
     let mut priority = t.priority;
     ui.horizontal(|ui| {
         let label = ui.label("Priority");

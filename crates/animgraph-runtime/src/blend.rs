@@ -29,6 +29,8 @@ pub(crate) trait Weighted: Copy {
 pub(crate) struct Mix<X> {
     pub elapsed: f32,
     pub duration: f32,
+    /// How the target's weight follows the progress.
+    pub curve: crate::graph::TransitionCurve,
     pub info: X,
 }
 
@@ -36,6 +38,11 @@ impl<X> Mix<X> {
     /// 0 when it starts, 1 once `duration` has elapsed (1 at once for a duration of 0 or less).
     pub fn progress(&self) -> f32 {
         if self.duration <= 0.0 { 1.0 } else { (self.elapsed / self.duration).min(1.0) }
+    }
+
+    /// The target's weight now: the curve of the progress.
+    pub fn weight(&self) -> f32 {
+        self.curve.apply(self.progress())
     }
 }
 
@@ -134,7 +141,7 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
 
     /// Each entry with the weight it contributes now (sources first, then the target).
     pub fn emitted(&self) -> impl Iterator<Item = (&E, f32)> {
-        let p = self.progress();
+        let p = self.mix.as_ref().map(Mix::weight);
         let sources = self.sources.iter().map(move |s| (s, s.weight() * p.map_or(1.0, |p| 1.0 - p)));
         sources.chain(self.target.iter().zip(p))
     }
@@ -161,7 +168,7 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
     /// dropped. Does nothing while no mix runs.
     pub fn freeze(&mut self, pin_current: bool) -> Option<E> {
         let (Some(mix), Some(target)) = (self.mix, self.target) else { return None };
-        let t = mix.progress();
+        let t = mix.weight();
         for s in self.sources.iter_mut() {
             s.set_weight(s.weight() * (1.0 - t));
         }
@@ -283,7 +290,7 @@ mod tests {
     }
 
     fn mix(elapsed: f32) -> Mix<()> {
-        Mix { elapsed, duration: 1.0, info: () }
+        Mix { elapsed, duration: 1.0, curve: Default::default(), info: () }
     }
 
     #[test]

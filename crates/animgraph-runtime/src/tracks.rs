@@ -473,7 +473,8 @@ impl AnimationTracks {
                 ended_count += 1;
             }
             // A mix from nothing fades the track in: its unfilled weight is the pose below.
-            t.stack.begin_mix(entry, Mix { elapsed: 0.0, duration: mix, info: () });
+            t.stack
+                .begin_mix(entry, Mix { elapsed: 0.0, duration: mix, curve: Default::default(), info: () });
         }
         t.idle = 0.0;
         if let Some(next) = t.queue.first() {

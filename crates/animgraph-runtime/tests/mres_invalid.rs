@@ -116,6 +116,11 @@ fn unknown_enum_value_lists_the_valid_ones() {
         "c_jump.Op",
         "unknown value \"Fired\"; use one of True, False, Greater, Less, Equal, NotEqual, Triggered",
     );
+    one_error(
+        &edit(r#""Duration": 0.1,"#, r#""Duration": 0.1, "Curve": "Bouncy","#),
+        "t_jump.Curve",
+        "unknown value \"Bouncy\"; use one of Linear, EaseIn, EaseOut, EaseInOut",
+    );
 }
 
 #[test]

@@ -246,6 +246,8 @@ fn machine(depth: u32) -> BoxedStrategy<GraphMachine> {
                                     offset,
                                     interrupt: TransitionInterrupt::ALL[interrupt],
                                     priority,
+                                    curve: animgraph_runtime::graph::TransitionCurve::ALL
+                                        [(seed >> 24) as usize % 4],
                                 }
                             },
                         )

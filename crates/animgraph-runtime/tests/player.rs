@@ -544,3 +544,39 @@ fn nested_any_state_stays_inside_its_machine_and_never_into_itself() {
     assert_eq!(player.current_state_path(0), Some("Fall"));
     assert!(player.events().is_empty());
 }
+
+/// A transition's `Curve` shapes the crossfade: the target's weight is curve(progress) every
+/// frame of the mix, the sources share the rest, and the mix still ends after `Duration`.
+#[test]
+fn transition_curves_shape_the_crossfade_weight() {
+    let mut targets_at_third_frame = Vec::new();
+    for curve in TransitionCurve::ALL {
+        let mut b = locomotion_backend();
+        let jump = animgraph_runtime::PoseBackend::resolve_clip(&mut b, "jump").unwrap();
+        let mut graph = asset("locomotion.mres");
+        graph.layers[0].machine.transitions[0].duration = 0.25;
+        graph.layers[0].machine.transitions[0].curve = curve;
+        let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
+        let mut buffer = player.new_buffer();
+        player.advance(1.0 / 60.0, &mut buffer);
+        player.fire_by_name("jump").unwrap();
+        let mut frames = 0;
+        loop {
+            player.advance(1.0 / 60.0, &mut buffer);
+            frames += 1;
+            let Some(progress) = player.transition_progress(0) else { break };
+            let target: f32 = buffer.samples().iter().filter(|s| s.clip == jump).map(|s| s.weight).sum();
+            let total: f32 = buffer.samples().iter().map(|s| s.weight).sum();
+            assert!((target - curve.apply(progress)).abs() < 1e-6, "{curve:?}: {target} at {progress}");
+            assert!((total - 1.0).abs() < 1e-5, "{curve:?}: weights sum to {total}");
+            if frames == 3 {
+                targets_at_third_frame.push(target);
+            }
+            assert!(frames < 60, "the mix ends");
+        }
+        assert_eq!(frames, 16, "{curve:?}: 0.25 s at 60 fps, whatever the curve");
+    }
+    // At progress 0.2 (3 of 15 frames): EaseIn t^2 < EaseInOut < Linear < EaseOut.
+    let [linear, ease_in, ease_out, ease_in_out] = targets_at_third_frame[..] else { panic!() };
+    assert!(ease_in < ease_in_out && ease_in_out < linear && linear < ease_out, "{targets_at_third_frame:?}");
+}

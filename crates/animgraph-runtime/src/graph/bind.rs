@@ -120,6 +120,7 @@ struct PendingTransition {
     exit_time: f32,
     offset: f32,
     interrupt: TransitionInterrupt,
+    curve: super::TransitionCurve,
 }
 
 struct Binder<'a> {
@@ -403,6 +404,7 @@ impl Binder<'_> {
                 exit_time: t.exit_time,
                 offset: t.offset,
                 interrupt: t.interrupt,
+                curve: t.curve,
             });
             match from {
                 None => self.machine_any[machine_id.index()].push(index),
@@ -460,6 +462,7 @@ impl Binder<'_> {
                 exit_time: (p.exit_time >= 0.0).then_some(p.exit_time),
                 offset: p.offset,
                 interrupt: p.interrupt,
+                curve: p.curve,
                 rank: rank[i],
             });
         }

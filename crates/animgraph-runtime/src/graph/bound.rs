@@ -139,6 +139,8 @@ pub(crate) struct TransitionDef {
     pub exit_time: Option<f32>,
     pub offset: f32,
     pub interrupt: TransitionInterrupt,
+    /// How the crossfade weight follows its progress.
+    pub curve: super::TransitionCurve,
     /// Global order: priority descending, then outer machines first, then list order.
     pub rank: u32,
 }

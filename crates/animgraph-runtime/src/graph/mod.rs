@@ -31,5 +31,5 @@ pub use mix::GraphMixOverride;
 pub use parameter::{GraphParameter, ParameterType};
 pub use player::{AnimationGraphPlayer, LayerError, ParameterError, PlayerSnapshot, PropertyValue};
 pub use state::{BlendSpace1D, BlendSpace2D, ClipState, GraphState, StateKind};
-pub use transition::{ANY_STATE, EXIT_STATE, GraphTransition, TransitionInterrupt};
+pub use transition::{ANY_STATE, EXIT_STATE, GraphTransition, TransitionCurve, TransitionInterrupt};
 pub use validate::{GraphIssue, MAX_MACHINE_DEPTH, Severity, ValidGraph, has_errors, validate};

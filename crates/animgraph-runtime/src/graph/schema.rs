@@ -19,7 +19,7 @@
 //! | `GraphCondition` | `Parameter` (""), `Op` (True), `Value` (0) |
 //! | `GraphMixOverride` | `From`, `To` (always written), `Duration` (0) |
 
-use super::{ConditionOp, ParameterType, TransitionInterrupt};
+use super::{ConditionOp, ParameterType, TransitionCurve, TransitionInterrupt};
 use crate::core::ClipBlend;
 
 /// One property: its name, its default, and whether the saver writes it even when default.
@@ -157,6 +157,7 @@ pub(crate) mod transition {
     pub const OFFSET: Prop<f32> = prop("Offset", 0.0);
     pub const INTERRUPT: Prop<TransitionInterrupt> = prop("Interrupt", TransitionInterrupt::None);
     pub const PRIORITY: Prop<i32> = prop("Priority", 0);
+    pub const CURVE: Prop<TransitionCurve> = prop("Curve", TransitionCurve::Linear);
     pub const ALL: &[&str] = &[
         FROM.name,
         TO.name,
@@ -166,6 +167,7 @@ pub(crate) mod transition {
         OFFSET.name,
         INTERRUPT.name,
         PRIORITY.name,
+        CURVE.name,
     ];
 }
 

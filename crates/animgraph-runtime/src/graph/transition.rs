@@ -36,6 +36,50 @@ impl TransitionInterrupt {
     }
 }
 
+/// How a crossfade's weight follows its progress `t` (0..1 over `Duration`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TransitionCurve {
+    /// `t`.
+    #[default]
+    Linear,
+    /// `t^2`: the target comes in slowly, then fast.
+    EaseIn,
+    /// `1 - (1 - t)^2`: fast, then settling.
+    EaseOut,
+    /// Smoothstep `3t^2 - 2t^3`: slow at both ends.
+    EaseInOut,
+}
+
+impl TransitionCurve {
+    /// Every curve, in file order.
+    pub const ALL: [TransitionCurve; 4] = [
+        TransitionCurve::Linear,
+        TransitionCurve::EaseIn,
+        TransitionCurve::EaseOut,
+        TransitionCurve::EaseInOut,
+    ];
+
+    /// The name used in `.mres` files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransitionCurve::Linear => "Linear",
+            TransitionCurve::EaseIn => "EaseIn",
+            TransitionCurve::EaseOut => "EaseOut",
+            TransitionCurve::EaseInOut => "EaseInOut",
+        }
+    }
+
+    /// The target's weight at progress `t` (0..=1; 0 and 1 map to themselves).
+    pub fn apply(self, t: f32) -> f32 {
+        match self {
+            TransitionCurve::Linear => t,
+            TransitionCurve::EaseIn => t * t,
+            TransitionCurve::EaseOut => 1.0 - (1.0 - t) * (1.0 - t),
+            TransitionCurve::EaseInOut => t * t * (3.0 - 2.0 * t),
+        }
+    }
+}
+
 /// `From` value meaning "any state of this machine".
 pub const ANY_STATE: &str = "*";
 /// `To` value meaning "leave this sub-machine through the parent's transitions".
@@ -59,6 +103,8 @@ pub struct GraphTransition {
     pub offset: f32,
     /// Which side's transitions may cut in while this one runs.
     pub interrupt: TransitionInterrupt,
+    /// How the crossfade weight follows its progress.
+    pub curve: TransitionCurve,
     /// Higher is checked first; ties keep list order.
     pub priority: i32,
 }
@@ -74,6 +120,7 @@ impl Default for GraphTransition {
             exit_time: schema::EXIT_TIME.default,
             offset: schema::OFFSET.default,
             interrupt: schema::INTERRUPT.default,
+            curve: schema::CURVE.default,
             priority: schema::PRIORITY.default,
         }
     }

@@ -286,6 +286,7 @@ impl Writer {
         if t.priority != schema::transition::PRIORITY.default {
             props.raw(schema::transition::PRIORITY.name, t.priority.to_string());
         }
+        props.prop_enum(&schema::transition::CURVE, t.curve, crate::graph::TransitionCurve::as_str);
         id
     }
 

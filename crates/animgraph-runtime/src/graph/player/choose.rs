@@ -418,10 +418,12 @@ impl AnimationGraphPlayer {
         self.events.push(GraphEvent::TransitionStarted { layer: l, from, to: leaf, transition });
         self.enter_path(layer, leaf, entering_from);
         let start_tick = self.tick;
+        // Travel crossfades linearly; a transition by its curve.
+        let curve = transition.map_or(Default::default(), |t| self.graph.transitions[t.index()].curve);
         let run = &mut self.layers[layer];
         run.stack.begin_mix(
             instance,
-            Mix { elapsed: 0.0, duration, info: Running { transition, interrupt, start_tick } },
+            Mix { elapsed: 0.0, duration, curve, info: Running { transition, interrupt, start_tick } },
         );
         run.target_exited = 0;
     }

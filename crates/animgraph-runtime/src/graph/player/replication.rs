@@ -276,7 +276,11 @@ impl AnimationGraphPlayer {
                         interrupt: t.interrupt,
                         start_tick: t.start_tick,
                     };
-                    let running = Mix { elapsed, duration, info };
+                    let curve = t
+                        .transition
+                        .and_then(|id| self.graph.transitions.get(id as usize))
+                        .map_or(Default::default(), |def| def.curve);
+                    let running = Mix { elapsed, duration, curve, info };
                     (Some(running), Some((target, t.target_exited)))
                 }
                 None => (None, None),

@@ -150,6 +150,12 @@ impl<'a> Loader<'a> {
                 schema::transition::PRIORITY.name,
                 schema::transition::PRIORITY.default,
             ),
+            curve: self.prop_enum(
+                res,
+                &schema::transition::CURVE,
+                &crate::graph::TransitionCurve::ALL,
+                crate::graph::TransitionCurve::as_str,
+            ),
         }
     }
 
