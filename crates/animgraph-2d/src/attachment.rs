@@ -294,8 +294,8 @@ pub(crate) struct Bound {
     pub key_of: HashMap<(u16, String), u16>,
     /// Deform storage: per deform index, `(first float, floats)` into [`Pose::deform`].
     pub deform_ranges: Vec<(u32, u32)>,
-    /// Per sequence frame geometry (those after the attachments): its attachment.
-    pub frame_of: Vec<u16>,
+    /// Per sequence frame geometry (those after the attachments): its attachment and frame.
+    pub frame_of: Vec<(u16, u16)>,
 }
 
 /// The index of attachment `name` of `slot` in skin `skin` (`None`: default).
@@ -478,9 +478,9 @@ pub(crate) fn bind(data: &Skeleton2DData, slots: &HashMap<&str, u16>, bones: &Ha
             continue;
         }
         let first = geometry.len() as u16;
-        for frame in &sequence.frames {
+        for (f, frame) in sequence.frames.iter().enumerate() {
             geometry.push(geometry_of(i, Some(frame)));
-            frame_of.push(i as u16);
+            frame_of.push((i as u16, f as u16));
             deform_owner.push(deform_owner[i]);
         }
         let count = sequence.frames.len() as u16;

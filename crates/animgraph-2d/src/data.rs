@@ -2236,6 +2236,9 @@ impl Skeleton2DData {
                         None
                     }
                 };
+                if t.keys.is_empty() {
+                    issue(issues_ref, format!("{here}.keys"), "is empty; give at least one key".into());
+                }
                 for (k, key) in t.keys.iter().enumerate() {
                     if matches!(key.curve, Curve::SpineOffset(_)) {
                         issue(

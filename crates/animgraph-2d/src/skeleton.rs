@@ -351,9 +351,6 @@ pub struct Skeleton2D {
     pub data: Skeleton2DData,
     /// Parent of each bone.
     pub parents: Vec<Option<u16>>,
-    /// Per bone: what it inherits from its parent in setup pose (a pose's own
-    /// [`Pose::inherit`] is what counts; inherit timelines change it).
-    pub inherit: Vec<Inherit>,
     /// Bone of each slot.
     pub slot_bones: Vec<u16>,
     /// Attachments, slots resolved.
@@ -610,7 +607,6 @@ impl Skeleton2D {
             *key_of.get(&(slot(slot_name), name.to_string())).expect("validated")
         };
         let parents: Vec<Option<u16>> = data.bones.iter().map(|b| b.parent.as_deref().map(bone)).collect();
-        let inherit: Vec<Inherit> = data.bones.iter().map(|b| b.inherit).collect();
         let slot_bones: Vec<u16> = data.slots.iter().map(|s| bone(&s.bone)).collect();
         let mut attachments: Vec<BoundAttachment> = data
             .attachments
@@ -623,13 +619,9 @@ impl Skeleton2D {
             })
             .collect();
         // Sequence frames: the attachment again, its region the frame's.
-        let mut frame_number = 0;
-        for (k, &i) in bound.frame_of.iter().enumerate() {
-            if k > 0 && bound.frame_of[k - 1] != i {
-                frame_number = 0;
-            }
+        for &(i, frame) in &bound.frame_of {
             let a = &data.attachments[i as usize];
-            let frame = a.sequence.as_ref().and_then(|s| s.frames.get(frame_number)).cloned();
+            let frame = a.sequence.as_ref().and_then(|s| s.frames.get(frame as usize)).cloned();
             let mut kind = a.kind.clone();
             match &mut kind {
                 AttachmentKind::Region { region, .. }
@@ -643,7 +635,6 @@ impl Skeleton2D {
                 color: a.color,
                 kind,
             });
-            frame_number += 1;
         }
         let n = data.bones.len();
         let mut channels: [Vec<f32>; CHANNELS] = std::array::from_fn(|_| vec![0.0; n]);
@@ -933,7 +924,6 @@ impl Skeleton2D {
         let mut skeleton = Skeleton2D {
             data,
             parents,
-            inherit,
             slot_bones,
             attachments,
             setup,

@@ -26,8 +26,8 @@ use serde_json::Value as Json;
 
 use crate::data::{
     AtlasData, AtlasPage, AtlasRegion, AttachmentData, AttachmentKind, BlendMode, BoneData, BoneTimelines,
-    ClipData, Curve, DeformKey, DeformTimeline, IkData, IkKey, Inherit, Key, RegionRef, SequenceData,
-    SequenceKey, SequenceMode, SequenceTimeline, Skeleton2DData, SlotData, SlotTimelines,
+    ClipData, Curve, DeformKey, DeformTimeline, IkData, IkKey, Inherit, Key, MAX_SEQUENCE_FRAMES, RegionRef,
+    SequenceData, SequenceKey, SequenceMode, SequenceTimeline, Skeleton2DData, SlotData, SlotTimelines,
 };
 use crate::data::{
     PathData, PathTimelines, PositionMode, RotateMode, SpacingMode, TransformData, TransformTimelines,
@@ -740,6 +740,7 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
                     for (kind, keys) in timelines.as_object().into_iter().flatten() {
                         match kind.as_str() {
                             "deform" => deform_sources.push((skin.clone(), slot.clone(), name.clone(), keys.clone())),
+                            "sequence" if keys.as_array().is_none_or(Vec::is_empty) => {}
                             "sequence" => {
                                 let skin = (skin != "default").then(|| skin.clone());
                                 let target = attachments
@@ -789,6 +790,10 @@ pub fn import_spine_with_atlas(text: &str, atlas_text: Option<&str>) -> Result<I
             }
         }
         for (skin, slot, name, keys) in deform_sources {
+            // A timeline without keys keys nothing (Spine ignores it).
+            if keys.as_array().is_none_or(Vec::is_empty) {
+                continue;
+            }
             let skin = (skin != "default").then_some(skin);
             let Some(mesh) = attachments.iter().find(|a| a.slot == slot && a.name == name && a.skin == skin)
             else {
@@ -1001,14 +1006,14 @@ fn attachment(
 ) -> Result<AttachmentKind, &'static str> {
     let kind = a.get("type").and_then(Json::as_str).unwrap_or("region");
     // The atlas region: `path`, else the attachment's `name`, else its key; a sequence shows
-    // its setup frame (`path` + the frame number, zero-padded to `digits`).
-    let mut path = a.get("path").or_else(|| a.get("name")).and_then(Json::as_str).unwrap_or(name).to_string();
-    if let Some(seq) = a.get("sequence") {
-        let start = seq.get("start").and_then(Json::as_u64).unwrap_or(1);
-        let setup = seq.get("setup").and_then(Json::as_u64).unwrap_or(0);
-        let digits = seq.get("digits").and_then(Json::as_u64).unwrap_or(0) as usize;
-        path = format!("{path}{:0digits$}", start.saturating_add(setup));
-    }
+    // its setup frame.
+    let path = match a.get("sequence") {
+        Some(seq) => {
+            let setup = seq.get("setup").and_then(Json::as_u64).unwrap_or(0);
+            sequence_frame(a, name, seq, setup)
+        }
+        None => region_path(a, name).to_string(),
+    };
     let draws = matches!(kind, "region" | "mesh" | "linkedmesh");
     let region = atlas.filter(|_| draws).map(|atlas| {
         if !atlas.regions.iter().any(|r| r.name == path) {
@@ -1023,6 +1028,11 @@ fn attachment(
             .and_then(Json::as_array)
             .map(|v| v.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect())
             .unwrap_or_default()
+    };
+    // Paths and clipping polygons: `vertexCount` vertices, unweighted or weighted.
+    let counted_vertices = || {
+        let count = a.get("vertexCount").and_then(Json::as_u64).unwrap_or(0) as usize;
+        spine_vertices(&numbers("vertices"), count.min(u16::MAX as usize), bones)
     };
     match kind {
         "region" => Ok(AttachmentKind::Region {
@@ -1068,9 +1078,7 @@ fn attachment(
         "boundingbox" => Err("boundingbox"),
         "point" => Err("point"),
         "path" => {
-            let count = a.get("vertexCount").and_then(Json::as_u64).unwrap_or(0) as usize;
-            let (vertices, weights) =
-                spine_vertices(&numbers("vertices"), count.min(u16::MAX as usize), bones);
+            let (vertices, weights) = counted_vertices();
             Ok(AttachmentKind::Path {
                 vertices,
                 weights,
@@ -1080,9 +1088,7 @@ fn attachment(
             })
         }
         "clipping" => {
-            let count = a.get("vertexCount").and_then(Json::as_u64).unwrap_or(0) as usize;
-            let (vertices, weights) =
-                spine_vertices(&numbers("vertices"), count.min(u16::MAX as usize), bones);
+            let (vertices, weights) = counted_vertices();
             Ok(AttachmentKind::Clipping {
                 vertices,
                 weights,
@@ -1094,7 +1100,20 @@ fn attachment(
 }
 
 /// Most frames a sequence may have (Spine's editor stops far below).
-const MAX_FRAMES: u64 = crate::data::MAX_SEQUENCE_FRAMES as u64;
+const MAX_FRAMES: u64 = MAX_SEQUENCE_FRAMES as u64;
+
+/// The atlas region an attachment names: `path`, else its `name`, else its key.
+fn region_path<'a>(a: &'a Json, key: &'a str) -> &'a str {
+    a.get("path").or_else(|| a.get("name")).and_then(Json::as_str).unwrap_or(key)
+}
+
+/// Frame `i`'s region of a sequence (Spine's `Sequence.getPath`): the region path + `start + i`,
+/// zero-padded to `digits` (at most 32, so a hostile file cannot ask for a huge name).
+fn sequence_frame(a: &Json, key: &str, seq: &Json, i: u64) -> String {
+    let start = seq.get("start").and_then(Json::as_u64).unwrap_or(1);
+    let digits = (seq.get("digits").and_then(Json::as_u64).unwrap_or(0) as usize).min(32);
+    format!("{}{:0digits$}", region_path(a, key), start.saturating_add(i))
+}
 
 /// A region's or mesh's `sequence`: frame `i` is the atlas region `path` + `start + i`,
 /// zero-padded to `digits` (Spine's `Sequence.getPath`). Without an atlas, or with a frame the
@@ -1118,14 +1137,11 @@ fn sequence(
         ));
         return None;
     }
-    let start = seq.get("start").and_then(Json::as_u64).unwrap_or(1);
-    let digits = (seq.get("digits").and_then(Json::as_u64).unwrap_or(0) as usize).min(32);
     let setup = seq.get("setup").and_then(Json::as_u64).unwrap_or(0).min(count - 1) as u32;
     let atlas = atlas?;
-    let path = a.get("path").or_else(|| a.get("name")).and_then(Json::as_str).unwrap_or(name);
     let mut frames = Vec::with_capacity(count as usize);
     for i in 0..count {
-        let frame = format!("{path}{:0digits$}", start.saturating_add(i));
+        let frame = sequence_frame(a, name, seq, i);
         if !atlas.regions.iter().any(|r| r.name == frame) {
             warnings.push(format!(
                 "{at}: the atlas has no region \"{frame}\" (frame {i} of its sequence); its setup frame alone is shown"

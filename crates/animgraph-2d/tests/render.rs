@@ -85,7 +85,7 @@ fn gbot_renders_like_the_goldens() {
 #[test]
 fn slot_colours_tint_and_fade_what_they_draw() {
     use animgraph_2d::data::{AttachmentData, AttachmentKind, BoneData, SlotData};
-    use animgraph_2d::render::{Camera, render};
+    use animgraph_2d::render::render;
     let bone = BoneData {
         skin_required: false,
         name: "root".into(),
@@ -130,14 +130,7 @@ fn slot_colours_tint_and_fade_what_they_draw() {
     let skeleton = Skeleton2D::new(data).unwrap();
     let mut white = Pixmap::new(4, 4).unwrap();
     white.fill(tiny_skia::Color::WHITE);
-    let camera = Camera::fit(glam::Vec2::splat(-10.0), glam::Vec2::splat(10.0), 32, 32, 0.0);
-    let options = RenderOptions {
-        width: 32,
-        height: 32,
-        background: [0.0, 0.0, 0.0, 1.0],
-        bones: false,
-        supersample: 1,
-    };
+    let (camera, options) = small_frame();
     let centre = |p: &Pixmap| {
         let c = p.pixel(16, 16).unwrap();
         [c.red(), c.green(), c.blue()]
@@ -153,15 +146,10 @@ fn slot_colours_tint_and_fade_what_they_draw() {
     assert!((120..=136).contains(&c[0]) && c[0] == c[1] && c[1] == c[2], "half alpha over black: {c:?}");
 }
 
-/// A 32 x 32 picture of `mskel` (a `.mskel` body: bones, slots, attachments) over black, the
-/// world's (-10, -10)..(10, 10) framed, with one white texture page.
-fn draw(props: &str) -> Pixmap {
-    use animgraph_2d::render::{Camera, render};
-    let text = format!(r#"{{ "format": 2, "uid": "res_t", "type": "Skeleton2DData", "props": {props} }}"#);
-    let skeleton = Skeleton2D::new(Skeleton2DData::parse(&text).unwrap()).unwrap();
-    let mut page = Pixmap::new(4, 4).unwrap();
-    page.fill(tiny_skia::Color::from_rgba8(64, 64, 64, 255));
-    let camera = Camera::fit(glam::Vec2::splat(-10.0), glam::Vec2::splat(10.0), 32, 32, 0.0);
+/// A 32 x 32 frame over black showing the world's (-10, -10)..(10, 10), no supersampling.
+fn small_frame() -> (animgraph_2d::render::Camera, RenderOptions) {
+    let camera =
+        animgraph_2d::render::Camera::fit(glam::Vec2::splat(-10.0), glam::Vec2::splat(10.0), 32, 32, 0.0);
     let options = RenderOptions {
         width: 32,
         height: 32,
@@ -169,6 +157,18 @@ fn draw(props: &str) -> Pixmap {
         bones: false,
         supersample: 1,
     };
+    (camera, options)
+}
+
+/// A 32 x 32 picture of `mskel` (a `.mskel` body: bones, slots, attachments) over black, the
+/// world's (-10, -10)..(10, 10) framed, with one white texture page.
+fn draw(props: &str) -> Pixmap {
+    use animgraph_2d::render::render;
+    let text = format!(r#"{{ "format": 2, "uid": "res_t", "type": "Skeleton2DData", "props": {props} }}"#);
+    let skeleton = Skeleton2D::new(Skeleton2DData::parse(&text).unwrap()).unwrap();
+    let mut page = Pixmap::new(4, 4).unwrap();
+    page.fill(tiny_skia::Color::from_rgba8(64, 64, 64, 255));
+    let (camera, options) = small_frame();
     render(&skeleton, &skeleton.setup, &[Some(page)], &camera, &options)
 }
 

@@ -248,3 +248,19 @@ fn inherit_timelines_import_as_stepped_modes() {
         imported.warnings
     );
 }
+
+/// A sequence asking for a billion-digit frame number is named with at most 32 digits (the
+/// name used to be formatted as asked: gigabytes for one string).
+#[test]
+fn huge_sequence_digits_are_bounded() {
+    let text = r#"{"skeleton": {"spine": "4.2.00"}, "bones": [{"name": "root"}],
+        "slots": [{"name": "s", "bone": "root", "attachment": "f"}],
+        "skins": [{"name": "default", "attachments": {"s": {"f": {"width": 2, "height": 2,
+            "sequence": {"count": 2, "digits": 1000000000000}}}}}]}"#;
+    let atlas = "page.png\n\tsize: 8, 8\nf1\n\tbounds: 0, 0, 2, 2\n";
+    let imported = animgraph_2d::spine::import_spine_with_atlas(text, Some(atlas)).unwrap();
+    let missing =
+        imported.warnings.iter().find(|w| w.contains("has no region")).expect("a frame name warning");
+    assert!(missing.len() < 200, "{missing}");
+    assert!(missing.contains(&format!("\"f{}1\"", "0".repeat(31))), "{missing}");
+}

@@ -108,3 +108,27 @@ fn a_one_shot_clip_of_negative_or_nan_length_plays_without_a_panic() {
         assert!(buffer.samples().iter().all(|s| !s.time.is_nan() || length.is_nan()));
     }
 }
+
+/// A Spine deform or sequence timeline with no keys (`"deform": []`) imported as an empty
+/// timeline, and the backend sliced past its values on the first apply (found by a long seeded
+/// `spine_import` run). The importer skips empty timelines (Spine ignores them) and `.mskel`
+/// validation refuses them with their place.
+#[test]
+fn empty_deform_and_sequence_timelines_neither_panic_nor_load() {
+    let export = include_str!("../../animgraph-2d/tests/spine/oracle/skins.json");
+    let empty = export.replacen("\"deform\": [", "\"deform\": [], \"unused\": [", 1);
+    assert_ne!(empty, export, "the fixture has a deform timeline");
+    assert!(targets::spine(empty.as_bytes()));
+    let imported = animgraph_2d::spine::import_spine(&empty).unwrap();
+    assert!(imported.data.clips.values().all(|c| c.deform.iter().all(|t| !t.keys.is_empty())));
+    let mut data = imported.data;
+    let clip = data.clips.values_mut().next().unwrap();
+    clip.deform.push(animgraph_2d::data::DeformTimeline {
+        slot: data.slots[0].name.clone(),
+        attachment: "none".into(),
+        skin: None,
+        keys: Vec::new(),
+    });
+    let issues: Vec<String> = data.validate().iter().map(|i| i.to_string()).collect();
+    assert!(issues.iter().any(|i| i.contains(".deform[") && i.contains("keys: is empty")), "{issues:?}");
+}
