@@ -30,8 +30,7 @@ fn apply_gbot_6_samples_3_layers(bencher: Bencher) {
         clip(&mut backend, "breathe"),
         clip(&mut backend, "idle"),
     );
-    let mask = backend
-        .resolve_mask(&animgraph_runtime::BoneMask { bones: vec!["LeftArm".into()], include_children: true });
+    let mask = backend.resolve_mask(&animgraph_runtime::BoneMask::new(vec!["LeftArm".into()], true));
     let layers = [
         LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 },
         LayerInfo { blend: ClipBlend::Replace, weight: 0.8, mask, event_threshold: 0.5 },

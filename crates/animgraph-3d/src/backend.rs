@@ -548,8 +548,7 @@ mod tests {
             .into_iter()
             .map(|bake| {
                 let mut backend = Skeleton3DPoseBackend::new(skeleton(bake));
-                let mask =
-                    backend.resolve_mask(&BoneMask { bones: vec!["j1".into()], include_children: true });
+                let mask = backend.resolve_mask(&BoneMask::new(vec!["j1".into()], true));
                 let (a, b) = (backend.resolve_clip("a").unwrap(), backend.resolve_clip("b").unwrap());
                 let sample = |clip, time, weight, layer| ClipSample {
                     clip,

@@ -429,9 +429,9 @@ fn morph_weights_blend_inside_the_layering_contract() {
     let s = Arc::new(import_bytes(&prop(), None).unwrap().skeleton);
     let mut b = Skeleton3DPoseBackend::new(Arc::clone(&s));
     let drive = b.resolve_clip("drive").unwrap();
-    let body_only = b.resolve_mask(&BoneMask { bones: vec!["Body".into()], include_children: false });
-    let by_name = b.resolve_mask(&BoneMask { bones: vec!["Wheel.morph".into()], include_children: false });
-    let by_owner = b.resolve_mask(&BoneMask { bones: vec!["Body".into()], include_children: true });
+    let body_only = b.resolve_mask(&BoneMask::new(vec!["Body".into()], false));
+    let by_name = b.resolve_mask(&BoneMask::new(vec!["Wheel.morph".into()], false));
+    let by_owner = b.resolve_mask(&BoneMask::new(vec!["Body".into()], true));
     assert!(b.warnings().is_empty(), "{:?}", b.warnings());
     let layer = |blend, weight, mask| LayerInfo { blend, weight, mask, ..Default::default() };
     // Replace at half weight over the defaults (0, 0): halfway to (1, 0.5).

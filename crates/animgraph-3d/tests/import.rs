@@ -167,11 +167,8 @@ fn still_files_warn_and_separate_skeletons_are_clear_errors() {
 fn masks_resolve_by_joint_name_with_and_without_children() {
     let s = Arc::new(import_file(asset("robot/RobotExpressive.glb")).unwrap().skeleton);
     let mut b = Skeleton3DPoseBackend::new(Arc::clone(&s));
-    let with = b
-        .resolve_mask(&BoneMask { bones: vec!["Shoulder.R".into(), "Tail".into()], include_children: true })
-        .unwrap();
-    let without =
-        b.resolve_mask(&BoneMask { bones: vec!["Shoulder.L".into()], include_children: false }).unwrap();
+    let with = b.resolve_mask(&BoneMask::new(vec!["Shoulder.R".into(), "Tail".into()], true)).unwrap();
+    let without = b.resolve_mask(&BoneMask::new(vec!["Shoulder.L".into()], false)).unwrap();
     let with_names = b.mask_bones(with);
     assert!(with_names.contains(&"UpperArm.R".to_string()) && with_names.contains(&"Thumb2.R".to_string()));
     assert!(!with_names.contains(&"UpperArm.L".to_string()));

@@ -163,6 +163,7 @@ fn graph(data: &Synthetic) -> AnimationGraph {
             clips: vec!["idle".into(), "walk".into(), "run".into()],
             positions: vec![0.0, 1.5, 4.0],
             sync_time: false,
+            sync_markers: false,
         }),
     );
     move_.editor_position = [0.0, 0.0];
@@ -208,7 +209,7 @@ fn graph(data: &Synthetic) -> AnimationGraph {
             GraphLayer {
                 name: "Wave".into(),
                 machine: wave,
-                mask: Some(BoneMask { bones, include_children: false }),
+                mask: Some(BoneMask::new(bones, false)),
                 ..Default::default()
             },
         ],

@@ -890,10 +890,7 @@ mod tests {
                 "mask",
                 Box::new(|d| {
                     d.edit_graph(|g| {
-                        g.layers[0].mask = Some(animgraph_runtime::BoneMask {
-                            bones: vec!["Hip".into()],
-                            include_children: false,
-                        })
+                        g.layers[0].mask = Some(animgraph_runtime::BoneMask::new(vec!["Hip".into()], false))
                     })
                 }),
             ),

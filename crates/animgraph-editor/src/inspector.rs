@@ -7,8 +7,8 @@
 
 use animgraph_runtime::ClipBlend;
 use animgraph_runtime::graph::{
-    ANY_STATE, ConditionOp, EXIT_STATE, GraphCondition, GraphMachine, GraphMixOverride, ParameterType,
-    StateKind, TransitionInterrupt,
+    ANY_STATE, ConditionOp, EXIT_STATE, GraphCondition, GraphMachine, GraphMixOverride, GraphWindow,
+    ParameterType, StateKind, TransitionBlend, TransitionInterrupt, TransitionSync, TravelMode,
 };
 use eframe::egui;
 
@@ -278,6 +278,20 @@ fn state(
                     }
                 });
             }
+            let mut markers = b.sync_markers;
+            if ui
+                .checkbox(&mut markers, "Sync markers")
+                .on_hover_text(
+                    "Keep the clips' markers aligned: markers of the same name are reached together",
+                )
+                .changed()
+            {
+                doc.edit_machine(|m| {
+                    if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
+                        b.sync_markers = markers
+                    }
+                });
+            }
             ui.label("Points (positions ascending)");
             let mut remove = None;
             for k in 0..b.clips.len() {
@@ -359,6 +373,20 @@ fn state(
                     }
                 });
             }
+            let mut markers = b.sync_markers;
+            if ui
+                .checkbox(&mut markers, "Sync markers")
+                .on_hover_text(
+                    "Keep the clips' markers aligned: markers of the same name are reached together",
+                )
+                .changed()
+            {
+                doc.edit_machine(|m| {
+                    if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
+                        b.sync_markers = markers
+                    }
+                });
+            }
             ui.label("Points (double-click the state to edit them on a plot)");
             let mut remove = None;
             for k in 0..b.clips.len() {
@@ -430,6 +458,53 @@ fn state(
             }
         }
     }
+    if !matches!(state.kind, StateKind::SubMachine(_)) {
+        windows_editor(ui, doc, &state, i);
+    }
+}
+
+/// A state's windows: name, start and end (normalised time), add and remove.
+fn windows_editor(
+    ui: &mut egui::Ui,
+    doc: &mut Document,
+    state: &animgraph_runtime::graph::GraphState,
+    i: usize,
+) {
+    ui.separator();
+    ui.label("Windows (normalised time; raise WindowBegin / WindowEnd)")
+        .on_hover_text("Named spans of the state's time, within each loop for looping states: hit boxes, combo windows, foot plants. Each begin has exactly one end, also when the state is left.");
+    let mut remove = None;
+    for (w, window) in state.windows.iter().enumerate() {
+        ui.horizontal(|ui| {
+            if let Some(v) =
+                committed_text_sized(ui, ("window-name", i, w), "window name", &window.name, 90.0)
+            {
+                doc.edit_machine(|m| m.states[i].windows[w].name = v.trim().to_string());
+            }
+            if let Some(v) = number(ui, "from", window.start, 0.0..=1.0, 0.01) {
+                doc.edit_machine_coalesced(key(("window-start", i, w)), |m| m.states[i].windows[w].start = v);
+            }
+            if let Some(v) = number(ui, "to", window.end, 0.0..=10.0, 0.01) {
+                doc.edit_machine_coalesced(key(("window-end", i, w)), |m| m.states[i].windows[w].end = v);
+            }
+            if ui.small_button("x").on_hover_text("Remove this window").clicked() {
+                remove = Some(w);
+            }
+        });
+    }
+    if let Some(w) = remove {
+        doc.edit_machine(|m| {
+            m.states[i].windows.remove(w);
+        });
+    }
+    if ui.button("+ Window").clicked() {
+        let taken: Vec<&str> = state.windows.iter().map(|w| w.name.as_str()).collect();
+        let name =
+            (1..).map(|n| format!("window{n}")).find(|n| !taken.contains(&n.as_str())).unwrap_or_default();
+        doc.edit_machine(|m| {
+            m.states[i].windows.push(GraphWindow { name, start: 0.25, end: 0.5 });
+        });
+    }
 }
 
 fn transition(ui: &mut egui::Ui, doc: &mut Document, machine: &GraphMachine, i: usize) {
@@ -477,6 +552,12 @@ fn transition(ui: &mut egui::Ui, doc: &mut Document, machine: &GraphMachine, i: 
         x.as_str().to_string()
     }) {
         doc.edit_machine(|m| m.transitions[i].curve = v);
+    }
+    if let Some(v) = choose(ui, "Blend", t.blend, &TransitionBlend::ALL, |x| x.as_str().to_string()) {
+        doc.edit_machine(|m| m.transitions[i].blend = v);
+    }
+    if let Some(v) = choose(ui, "Sync", t.sync, &TransitionSync::ALL, |x| x.as_str().to_string()) {
+        doc.edit_machine(|m| m.transitions[i].sync = v);
     }
     let mut priority = t.priority;
     ui.horizontal(|ui| {
@@ -590,6 +671,11 @@ fn graph_settings(ui: &mut egui::Ui, doc: &mut Document, character: Option<&Char
         ) {
             doc.edit_graph(|g| g.layers[l].weight_parameter = v);
         }
+        if let Some(v) =
+            choose(ui, "Travel mode", layer.travel_mode, &TravelMode::ALL, |x| x.as_str().to_string())
+        {
+            doc.edit_graph(|g| g.layers[l].travel_mode = v);
+        }
         mask_editor(ui, doc, l, character);
         ui.separator();
     }
@@ -636,10 +722,7 @@ fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Optio
     let mask = doc.graph.layers[l].mask.clone();
     let mut on = mask.is_some();
     if ui.checkbox(&mut on, "Bone mask").changed() {
-        doc.edit_graph(|g| {
-            g.layers[l].mask =
-                on.then(|| animgraph_runtime::BoneMask { bones: Vec::new(), include_children: true })
-        });
+        doc.edit_graph(|g| g.layers[l].mask = on.then(|| animgraph_runtime::BoneMask::new(Vec::new(), true)));
         return;
     }
     let Some(mask) = mask else { return };

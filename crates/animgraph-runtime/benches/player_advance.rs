@@ -151,6 +151,7 @@ fn blend_2d_nine_points_in_sub_machine(bencher: Bencher) {
         clips: clips.clone(),
         positions,
         sync_time: true,
+        sync_markers: false,
     });
     let inner = GraphMachine {
         states: vec![GraphState::new("Move", space)],

@@ -44,7 +44,7 @@ pub enum Code {
     ClipLength,
     /// `S001`: a `.mskel` skeleton breaks a rule (names, parents, keys, curves, ...).
     Skeleton,
-    /// `L001`...`L011`: lint (see [`crate::graph`]'s lint module, feature `lint`).
+    /// `L001`...`L013`: lint (see [`crate::graph`]'s lint module, feature `lint`).
     Lint(LintCode),
 }
 
@@ -125,6 +125,8 @@ lint_codes! {
     MissingMaskBone = "L009", "missing-mask-bone", "the skeleton has no bone of that name";
     DegenerateBlendTriangle = "L010", "degenerate-blend-triangle", "a nearly flat triangle makes blend weights jump";
     ExitTimeBeforeFirstTime = "L011", "exit-time-before-first-time", "the exit time is below every time the state can start at";
+    WindowOutsideTime = "L012", "window-outside-time", "part of the window lies outside the times its state can have";
+    InertialWithoutDuration = "L013", "inertial-without-duration", "an inertial transition with Duration 0 has nothing to decay over";
 }
 
 /// One finding (see the [module docs](self)).
@@ -234,7 +236,7 @@ mod tests {
     #[test]
     fn lint_ids_are_stable_and_in_order() {
         let ids: Vec<&str> = LintCode::ALL.iter().map(|c| c.id()).collect();
-        let expected: Vec<String> = (1..=11).map(|i| format!("L{i:03}")).collect();
+        let expected: Vec<String> = (1..=13).map(|i| format!("L{i:03}")).collect();
         assert_eq!(ids, expected);
         assert_eq!(Code::Lint(LintCode::ShadowedTransition).name(), "shadowed-transition");
     }

@@ -27,6 +27,12 @@ pub struct LayerRecord {
     /// The layer's mask, as bone names (when a backend can name them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mask: Option<Vec<String>>,
+    /// The windows open now (names, of the layer's newest state).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub windows: Vec<String>,
+    /// A path travel's hops not started yet, as `From -> To`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub travel: Vec<String>,
 }
 
 impl LayerRecord {
@@ -40,6 +46,11 @@ impl LayerRecord {
             transition_progress: player.transition_progress(layer),
             weight: player.layer_weight(layer),
             mask: None,
+            windows: player
+                .open_windows(layer)
+                .map(|w| player.bound_graph().window_name(w).to_string())
+                .collect(),
+            travel: player.travel_path(layer).iter().map(|&t| player.transition_label(t)).collect(),
         }
     }
 }
@@ -68,19 +79,38 @@ pub struct EventRecord {
     /// Clip name (track events).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clip: Option<String>,
+    /// Window name (`WindowBegin`, `WindowEnd`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
 }
 
 impl EventRecord {
     /// A graph signal, named through the player.
     pub fn of(player: &AnimationGraphPlayer, event: &GraphEvent) -> EventRecord {
         let path = |s| Some(player.state_path(s).to_string());
+        let mut window = None;
         let (layer, state, from, to) = match *event {
             GraphEvent::StateEntered { layer, state } | GraphEvent::StateExited { layer, state } => {
                 (layer, path(state), None, None)
             }
             GraphEvent::TransitionStarted { layer, from, to, .. } => (layer, None, path(from), path(to)),
+            GraphEvent::TravelPlanned { layer, to, .. } => (layer, None, None, path(to)),
+            GraphEvent::WindowBegin { layer, state, window: w }
+            | GraphEvent::WindowEnd { layer, state, window: w } => {
+                window = Some(player.bound_graph().window_name(w).to_string());
+                (layer, path(state), None, None)
+            }
         };
-        EventRecord { kind: event.kind().to_string(), layer, state, from, to, track: None, clip: None }
+        EventRecord {
+            kind: event.kind().to_string(),
+            layer,
+            state,
+            from,
+            to,
+            track: None,
+            clip: None,
+            window,
+        }
     }
 
     /// One line for a log: `Base: StateEntered Jump`, `Base: Move -> Jump`.
@@ -88,6 +118,9 @@ impl EventRecord {
         let layer =
             layer_names.get(self.layer as usize).cloned().unwrap_or_else(|| format!("layer {}", self.layer));
         match (&self.state, &self.from, &self.to, &self.clip) {
+            (Some(state), _, _, _) if self.window.is_some() => {
+                format!("{layer}: {} {state} \"{}\"", self.kind, self.window.as_deref().unwrap_or(""))
+            }
             (Some(state), _, _, _) => format!("{layer}: {} {state}", self.kind),
             (None, Some(from), Some(to), _) => format!("{layer}: {from} -> {to}"),
             (_, _, _, Some(clip)) => format!("{layer}: track {} {clip}", self.kind),

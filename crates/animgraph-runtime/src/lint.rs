@@ -17,24 +17,26 @@
 //! | L009 | `missing-mask-bone` | warning | (with a skeleton) a mask bone the skeleton does not have |
 //! | L010 | `degenerate-blend-triangle` | warning | a 2D blend space triangle so flat its weights jump |
 //! | L011 | `exit-time-before-first-time` | warning | an `ExitTime` on a looping clip state below the earliest normalised time the state can have (every way in starts later, at its `Offset`), so it gates nothing |
+//! | L012 | `window-outside-time` | warning | a window starting below 0, or reaching past 1 on a looping state (time within a loop stays in 0..1; a one-shot may keep a window open past 1 while it holds its last frame) |
+//! | L013 | `inertial-without-duration` | warning | a `Blend: Inertial` transition with `Duration` 0: the target pops in with nothing to decay over |
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::finding::{Code, Finding, LintCode};
 use crate::graph::blend_space::Triangulation2D;
 use crate::graph::{
-    ANY_STATE, AnimationGraph, ConditionOp, EXIT_STATE, GraphCondition, GraphMachine, GraphTransition,
-    ParameterType, Severity, StateKind,
+    ANY_STATE, AnimationGraph, ConditionOp, EXIT_STATE, GraphCondition, GraphMachine, GraphState,
+    GraphTransition, ParameterType, Severity, StateKind, TransitionBlend,
 };
 
 /// Smallest triangle angle (degrees) a 2D blend space may have before L010 warns.
 pub const MIN_TRIANGLE_DEGREES: f32 = 5.0;
 
 /// Every lint code: (code, name, one line), in id order (the same as [`LintCode::ALL`]).
-pub const CODES: [(&str, &str, &str); 11] = {
-    let mut codes = [("", "", ""); 11];
+pub const CODES: [(&str, &str, &str); LintCode::ALL.len()] = {
+    let mut codes = [("", "", ""); LintCode::ALL.len()];
     let mut i = 0;
-    while i < 11 {
+    while i < LintCode::ALL.len() {
         let c = LintCode::ALL[i];
         codes[i] = (c.id(), c.name(), c.summary());
         i += 1;
@@ -259,6 +261,16 @@ fn machine(lint: &Lint, m: &GraphMachine, path: &str, place: &str, out: &mut Vec
         let tpath = format!("{path}.Transitions[{i}]");
         let subject = format!("transition {} in {place}", label(t));
         conditions(lint, t, &tpath, &subject, out);
+        // L013: inertial with nothing to decay over.
+        if t.blend == TransitionBlend::Inertial && t.duration == 0.0 {
+            out.push(finding(
+                LintCode::InertialWithoutDuration,
+                format!("{tpath}.Duration"),
+                subject.clone(),
+                "the transition is Inertial but its Duration is 0, so the target's pose replaces the source's at once (a pop)".into(),
+                "give it a Duration (0.2 to 0.4 s is typical), or use -1 for the graph's Mixes".into(),
+            ));
+        }
         // L007: `*` with nothing to wait for.
         if t.from == ANY_STATE && t.conditions.is_empty() && t.exit_time < 0.0 {
             out.push(finding(
@@ -274,6 +286,7 @@ fn machine(lint: &Lint, m: &GraphMachine, path: &str, place: &str, out: &mut Vec
     exit_times(m, &index, path, place, out);
     for (i, s) in m.states.iter().enumerate() {
         let spath = format!("{path}.States[{i}]");
+        windows(s, &spath, place, out);
         let clips: Vec<(String, &String)> = match &s.kind {
             StateKind::Clip(c) => vec![(format!("{spath}.Clip"), &c.clip)],
             StateKind::BlendSpace1D(b) => {
@@ -524,6 +537,36 @@ fn shadowed(m: &GraphMachine, index: &MachineIndex, path: &str, place: &str, out
                 ));
                 break;
             }
+        }
+    }
+}
+
+/// L012: windows reaching outside the times their state can have.
+fn windows(s: &GraphState, spath: &str, place: &str, out: &mut Vec<LintFinding>) {
+    // A one-shot clip holds at >= 1, so only a looping one (or a blend space) wraps.
+    let looping = match &s.kind {
+        StateKind::Clip(c) => c.looping,
+        _ => true,
+    };
+    for (w, window) in s.windows.iter().enumerate() {
+        let problem = if window.start < 0.0 {
+            Some(format!("it starts at {}, but a state's time never goes below 0", window.start))
+        } else if looping && window.end > 1.0 {
+            Some(format!(
+                "it ends at {}, but \"{}\" loops and its time within a loop stays below 1, so the window never closes by time (only when the state is left)",
+                window.end, s.name
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            out.push(finding(
+                LintCode::WindowOutsideTime,
+                format!("{spath}.Windows[{w}]"),
+                format!("window \"{}\" of state \"{}\" in {place}", window.name, s.name),
+                message,
+                "keep Start and End within 0..1 (normalised time of one loop)".into(),
+            ));
         }
     }
 }

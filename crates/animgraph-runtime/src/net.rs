@@ -25,7 +25,7 @@ pub use crate::graph::player::{NetLayer, NetSource, NetState, NetTransition, Rep
 use crate::graph::{AnimationGraphPlayer, TransitionInterrupt};
 
 /// The format version written as the first byte.
-pub const NET_VERSION: u8 = 1;
+pub const NET_VERSION: u8 = 2;
 const MAX_LAYERS: usize = 255;
 const MAX_SOURCES: usize = 8;
 const MAX_PARAMETERS: usize = 4096;
@@ -110,6 +110,10 @@ impl Reader<'_> {
         Ok(n as usize)
     }
 
+    fn remaining(&self) -> usize {
+        self.bytes.len().saturating_sub(self.at)
+    }
+
     fn f32(&mut self) -> Result<f32, NetError> {
         let mut b = [0u8; 4];
         for x in &mut b {
@@ -142,14 +146,16 @@ fn interrupt_code(i: TransitionInterrupt) -> u8 {
 
 fn put_layer(out: &mut Vec<u8>, layer: &NetLayer, tick: u64) {
     // Flags: bit 0 transition, bit 1 several sources, bit 2 layer weight not 1, bit 3 exit bits,
-    // bit 4 explicit duration, bits 5-6 the transition's interrupt mode.
+    // bit 4 explicit duration, bits 5-6 the transition's interrupt mode, bit 7 a path travel's
+    // hops left.
     let several = layer.sources.len() > 1;
     let flags = layer.transition.is_some() as u8
         | (several as u8) << 1
         | ((layer.layer_weight != 1.0) as u8) << 2
         | ((layer.current_exited != 0 || layer.transition.is_some_and(|t| t.target_exited != 0)) as u8) << 3
         | (layer.transition.is_some_and(|t| t.duration.is_some()) as u8) << 4
-        | layer.transition.map_or(0, |t| interrupt_code(t.interrupt)) << 5;
+        | layer.transition.map_or(0, |t| interrupt_code(t.interrupt)) << 5
+        | (!layer.travel.is_empty() as u8) << 7;
     out.push(flags);
     if several {
         put_varint(out, layer.sources.len() as u64);
@@ -177,11 +183,17 @@ fn put_layer(out: &mut Vec<u8>, layer: &NetLayer, tick: u64) {
         put_varint(out, layer.current_exited as u64);
         put_varint(out, layer.transition.map_or(0, |t| t.target_exited) as u64);
     }
+    if flags & 0x80 != 0 {
+        put_varint(out, layer.travel.len() as u64);
+        for &hop in &layer.travel {
+            put_varint(out, hop as u64);
+        }
+    }
 }
 
 fn read_layer(r: &mut Reader, tick: u64) -> Result<NetLayer, NetError> {
     let flags = r.byte()?;
-    if flags & 0x80 != 0 || (flags & 1 == 0 && flags & 0x70 != 0) {
+    if flags & 1 == 0 && flags & 0x70 != 0 {
         return Err(NetError::Malformed("unknown layer flags"));
     }
     let several = flags & 2 != 0;
@@ -224,7 +236,19 @@ fn read_layer(r: &mut Reader, tick: u64) -> Result<NetLayer, NetError> {
             t.target_exited = target_exited;
         }
     }
-    Ok(NetLayer { sources, current: current as u8, current_exited, layer_weight, transition })
+    let mut travel = Vec::new();
+    if flags & 0x80 != 0 {
+        let count = r.count(u16::MAX as usize)?;
+        if count == 0 {
+            return Err(NetError::Malformed("an empty travel path is flagged"));
+        }
+        // Each hop takes at least one byte: a count past what is left is refused before allocating.
+        travel.reserve(count.min(r.remaining()));
+        for _ in 0..count {
+            travel.push(r.count(u16::MAX as usize)? as u16);
+        }
+    }
+    Ok(NetLayer { sources, current: current as u8, current_exited, layer_weight, transition, travel })
 }
 
 /// Encodes a state; with a `baseline` (a state the receiver acknowledged), only what changed.

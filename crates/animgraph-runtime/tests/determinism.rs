@@ -86,6 +86,11 @@ fn fingerprint(buffer: &SampleBuffer, player: &AnimationGraphPlayer, out: &mut V
             animgraph_runtime::GraphEvent::TransitionStarted { from, to, .. } => {
                 3 << 20 | (from.0 as u32) << 10 | to.0 as u32
             }
+            animgraph_runtime::GraphEvent::TravelPlanned { to, hops, .. } => {
+                4 << 20 | (*hops as u32) << 10 | to.0 as u32
+            }
+            animgraph_runtime::GraphEvent::WindowBegin { window, .. } => 5 << 20 | window.0,
+            animgraph_runtime::GraphEvent::WindowEnd { window, .. } => 6 << 20 | window.0,
         });
     }
 }

@@ -222,10 +222,7 @@ fn l007_any_state_every_frame() {
 #[test]
 fn l008_missing_clip_and_l009_missing_mask_bone() {
     let mut g = with(vec![]);
-    g.layers[0].mask = Some(animgraph_runtime::BoneMask {
-        bones: vec!["Spine".into(), "Hed".into()],
-        include_children: true,
-    });
+    g.layers[0].mask = Some(animgraph_runtime::BoneMask::new(vec!["Spine".into(), "Hed".into()], true));
     let skeleton = SkeletonFacts {
         clips: vec!["idle".into(), "walking".into()],
         bones: vec!["Spine".into(), "Head".into()],
@@ -257,6 +254,7 @@ fn l010_degenerate_blend_triangle() {
             clips,
             positions,
             sync_time: true,
+            sync_markers: false,
         });
         g
     };
@@ -280,13 +278,41 @@ fn l011_exit_time_before_the_first_possible_time() {
 }
 
 #[test]
+fn l012_window_outside_its_states_time() {
+    let mut g = base(reads_everything());
+    // Walk loops: time within a loop stays below 1, so End 1.2 never closes by time.
+    g.layers[0].machine.states[1].windows = vec![GraphWindow { name: "step".into(), start: 0.8, end: 1.2 }];
+    let found = has(&check(&g, None), "L012");
+    assert_eq!(found.path, "Layers[0].Machine.States[1].Windows[0]");
+    assert!(found.message.contains("loops"), "{}", found.message);
+    // A one-shot holds its last frame at 1 and beyond: a window may stay open there.
+    g.layers[0].machine.states[1].kind = StateKind::Clip(ClipState { clip: "walk".into(), looping: false });
+    assert!(!codes(&check(&g, None)).contains(&"L012"));
+    g.layers[0].machine.states[1].windows[0].start = -0.1;
+    has(&check(&g, None), "L012");
+    g.layers[0].machine.states[1].windows[0] = GraphWindow { name: "step".into(), start: 0.3, end: 0.6 };
+    assert!(!codes(&check(&g, None)).contains(&"L012"));
+}
+
+#[test]
+fn l013_inertial_transition_without_duration() {
+    let mut g = base(reads_everything());
+    g.layers[0].machine.transitions[0].blend = TransitionBlend::Inertial;
+    g.layers[0].machine.transitions[0].duration = 0.0;
+    let found = has(&check(&g, None), "L013");
+    assert_eq!(found.path, "Layers[0].Machine.Transitions[0].Duration");
+    g.layers[0].machine.transitions[0].duration = 0.3;
+    assert!(!codes(&check(&g, None)).contains(&"L013"));
+}
+
+#[test]
 fn every_code_is_documented_once() {
     let mut seen = std::collections::BTreeSet::new();
     for (code, name, text) in CODES {
         assert!(seen.insert(code), "{code} twice");
         assert!(!name.is_empty() && !text.is_empty());
     }
-    assert_eq!(seen.len(), 11);
+    assert_eq!(seen.len(), 13);
 }
 
 #[test]

@@ -173,7 +173,13 @@ fn state_kind(depth: u32) -> BoxedStrategy<StateKind> {
                 positions.push(position);
             }
             let parameter = if int { "i" } else { "f" }.to_string();
-            StateKind::BlendSpace1D(BlendSpace1D { parameter, clips, positions, sync_time })
+            StateKind::BlendSpace1D(BlendSpace1D {
+                parameter,
+                clips,
+                positions,
+                sync_time,
+                sync_markers: int,
+            })
         },
     );
     let two_d = (prop::collection::vec((name(), any_float(), any_float()), 1..6), any::<bool>()).prop_map(
@@ -192,6 +198,7 @@ fn state_kind(depth: u32) -> BoxedStrategy<StateKind> {
                 clips,
                 positions,
                 sync_time,
+                sync_markers: !sync_time,
             })
         },
     );
@@ -209,12 +216,28 @@ fn machine(depth: u32) -> BoxedStrategy<GraphMachine> {
             let states: Vec<GraphState> = states
                 .into_iter()
                 .enumerate()
-                .map(|(i, (kind, speed, speed_param, x, y))| GraphState {
-                    name: format!("S{i}"),
-                    speed,
-                    speed_parameter: if speed_param { "f".into() } else { String::new() },
-                    editor_position: [x, y],
-                    kind,
+                .map(|(i, (kind, speed, speed_param, x, y))| {
+                    // Windows on clip and blend-space states (sub-machines have no time).
+                    let windows = if matches!(kind, StateKind::SubMachine(_)) || !speed_param {
+                        Vec::new()
+                    } else {
+                        vec![
+                            GraphWindow {
+                                name: "hit box".into(),
+                                start: x.abs() % 1.0,
+                                end: x.abs() % 1.0 + 0.5,
+                            },
+                            GraphWindow { name: "combo".into(), ..Default::default() },
+                        ]
+                    };
+                    GraphState {
+                        name: format!("S{i}"),
+                        speed,
+                        speed_parameter: if speed_param { "f".into() } else { String::new() },
+                        editor_position: [x, y],
+                        kind,
+                        windows,
+                    }
                 })
                 .collect();
             let n = states.len();
@@ -248,6 +271,8 @@ fn machine(depth: u32) -> BoxedStrategy<GraphMachine> {
                                     priority,
                                     curve: animgraph_runtime::graph::TransitionCurve::ALL
                                         [(seed >> 24) as usize % 4],
+                                    blend: TransitionBlend::ALL[(seed >> 28) as usize % 2],
+                                    sync: TransitionSync::ALL[(seed >> 30) as usize % 2],
                                 }
                             },
                         )
@@ -266,7 +291,7 @@ fn graph() -> impl Strategy<Value = AnimationGraph> {
         any::<bool>(),
         0.0f32..=1.0,
         any::<bool>(),
-        proptest::option::of((prop::collection::vec(name(), 0..4), any::<bool>())),
+        proptest::option::of((prop::collection::vec(name(), 0..4), any::<bool>(), any::<bool>())),
         machine(2),
     );
     (
@@ -301,8 +326,16 @@ fn graph() -> impl Strategy<Value = AnimationGraph> {
                     blend: if additive && i > 0 { ClipBlend::Additive } else { ClipBlend::Replace },
                     weight,
                     weight_parameter: if weighted { "f".into() } else { String::new() },
-                    mask: mask.map(|(bones, include_children)| BoneMask { bones, include_children }),
+                    mask: mask.map(|(bones, include_children, weighted)| BoneMask {
+                        weights: if weighted {
+                            (0..bones.len()).map(|b| b as f32 / 4.0).collect()
+                        } else {
+                            Vec::new()
+                        },
+                        ..BoneMask::new(bones, include_children)
+                    }),
                     machine: top_level(machine),
+                    travel_mode: if additive { TravelMode::Path } else { TravelMode::Direct },
                 })
                 .collect(),
             mixes: mixes

@@ -132,8 +132,9 @@ fn state_strategy() -> impl Strategy<Value = NetState> {
         proptest::option::of(transition),
         0u32..8,
         prop_oneof![Just(1.0f32), 0.0f32..1.0],
+        prop::collection::vec(0u16..300, 0..4),
     )
-        .prop_map(|(mut sources, transition, current_exited, layer_weight)| {
+        .prop_map(|(mut sources, transition, current_exited, layer_weight, travel)| {
             if sources.len() == 1 {
                 sources[0].weight = 1.0;
             } else {
@@ -143,7 +144,7 @@ fn state_strategy() -> impl Strategy<Value = NetState> {
                 }
             }
             let current = (sources.len() - 1) as u8;
-            NetLayer { sources, current, current_exited, layer_weight, transition }
+            NetLayer { sources, current, current_exited, layer_weight, transition, travel }
         });
     (
         prop::collection::vec(layer, 1..5),
@@ -171,6 +172,7 @@ fn assert_close(a: &NetState, b: &NetState) {
     assert_eq!(a.layers.len(), b.layers.len());
     for (x, y) in a.layers.iter().zip(&b.layers) {
         assert_eq!(x.transition, y.transition);
+        assert_eq!(x.travel, y.travel);
         assert_eq!(
             (x.current, x.current_exited, x.layer_weight),
             (y.current, y.current_exited, y.layer_weight)
@@ -452,4 +454,96 @@ fn a_forged_far_future_tick_is_refused_and_later_real_packets_still_apply() {
     authority_player.advance(1.0 / 60.0, &mut buffer);
     authority.snapshot(&mut authority_player, &mut bytes);
     assert_eq!(remote.receive(&bytes, &mut remote_player, 1.0 / 60.0), Ok(Received::Applied(2)));
+}
+
+/// Window signals as `(kind, state, window)` for comparison between players of one bound graph.
+fn window_events(player: &AnimationGraphPlayer) -> Vec<(bool, u16, u32)> {
+    use animgraph_runtime::GraphEvent;
+    player
+        .events()
+        .iter()
+        .filter_map(|e| match *e {
+            GraphEvent::WindowBegin { state, window, .. } => Some((true, state.0, window.0)),
+            GraphEvent::WindowEnd { state, window, .. } => Some((false, state.0, window.0)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Windows replicate: a remote applying every tick's snapshot raises the authority's window
+/// begins and ends at the same ticks; a path travel's hops left travel with the layer, so the
+/// remote walks the same chain.
+#[test]
+fn a_remote_sees_the_same_window_signals_and_travel_hops_at_the_same_ticks() {
+    let graph =
+        mres::load_file(format!("{}/tests/scenarios/graphs/windows.mres", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .graph
+            .into_graph();
+    let mut backend = RecordingBackend::with_clips(&[
+        ("idle", 1.0, true),
+        ("attack", 1.0, false),
+        ("hurt", 1.0, true),
+        ("spin", 0.5, true),
+    ]);
+    let mut authority_player = AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    let mut remote_player = AnimationGraphPlayer::new(authority_player.bound_graph().clone());
+    let mut buffer = authority_player.new_buffer();
+    let (mut authority, mut remote) = (Authority::default(), Remote::default());
+    let mut bytes = Vec::new();
+    let delta = 0.125;
+    let mut compared = 0;
+    for tick in 0..2_000u32 {
+        match tick % 37 {
+            1 | 20 => authority_player.fire_by_name("attack").unwrap(),
+            24 => authority_player.fire_by_name("hit").unwrap(),
+            30 => authority_player.travel(0, "Spin").unwrap(),
+            _ => {}
+        }
+        authority_player.advance(delta, &mut buffer);
+        authority.snapshot(&mut authority_player, &mut bytes);
+        let Received::Applied(t) = remote.receive(&bytes, &mut remote_player, delta).unwrap() else {
+            panic!("tick {tick} was not applied")
+        };
+        authority.ack(t);
+        let expected = window_events(&authority_player);
+        compared += expected.len();
+        assert_eq!(window_events(&remote_player), expected, "tick {tick}");
+    }
+    assert!(compared > 200, "only {compared} window signals");
+
+    // Travel by path: the hops left are replicated.
+    let travel =
+        mres::load_file(format!("{}/tests/scenarios/graphs/travel_path.mres", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .graph
+            .into_graph();
+    let mut backend = RecordingBackend::with_clips(&[
+        ("idle", 1.0, true),
+        ("walk", 1.0, true),
+        ("run", 1.0, true),
+        ("sprint", 1.0, true),
+        ("crouch", 1.0, true),
+        ("jump", 0.5, false),
+        ("fall", 1.0, true),
+    ]);
+    let mut authority_player = AnimationGraphPlayer::bind(&travel, &mut backend).unwrap();
+    let mut remote_player = AnimationGraphPlayer::new(authority_player.bound_graph().clone());
+    let mut state = NetState::default();
+    authority_player.travel(0, "Air/Fall").unwrap();
+    authority_player.advance(delta, &mut buffer);
+    authority_player.capture_net(&mut state);
+    assert_eq!(state.layers[0].travel.len(), 1, "Idle -> Air has started; Air/Jump -> Air/Fall is left");
+    net::encode(&state, None, &mut bytes);
+    let decoded = net::decode(&bytes, None).unwrap();
+    assert_eq!(decoded.layers[0].travel, state.layers[0].travel);
+    remote_player.apply_net(&decoded, delta).unwrap();
+    assert_eq!(remote_player.travel_path(0), authority_player.travel_path(0));
+    for _ in 0..6 {
+        authority_player.advance(delta, &mut buffer);
+        remote_player.advance(delta, &mut buffer);
+        assert_eq!(remote_player.current_state(0), authority_player.current_state(0));
+        assert_eq!(remote_player.transition_target(0), authority_player.transition_target(0));
+    }
+    assert_eq!(remote_player.state_path(remote_player.current_state(0).unwrap()), "Air/Fall");
 }

@@ -409,6 +409,7 @@ fn buffer_capacity_covers_2d_chains_and_tracks() {
                 clips: vec!["a".into(), "b".into(), "c".into(), "d".into()],
                 positions: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
                 sync_time: i % 2 == 0,
+                sync_markers: false,
             }),
         ));
         if i > 0 {
@@ -489,6 +490,13 @@ fn event_names(player: &AnimationGraphPlayer) -> Vec<String> {
             GraphEvent::StateExited { state, .. } => format!("-{}", player.state_path(state)),
             GraphEvent::TransitionStarted { from, to, .. } => {
                 format!("{}>{}", player.state_path(from), player.state_path(to))
+            }
+            GraphEvent::TravelPlanned { to, hops, .. } => format!("~{}/{hops}", player.state_path(to)),
+            GraphEvent::WindowBegin { state, window, .. } => {
+                format!("[{}.{}", player.state_path(state), player.bound_graph().window_name(window))
+            }
+            GraphEvent::WindowEnd { state, window, .. } => {
+                format!("]{}.{}", player.state_path(state), player.bound_graph().window_name(window))
             }
         })
         .collect()
@@ -579,4 +587,111 @@ fn transition_curves_shape_the_crossfade_weight() {
     // At progress 0.2 (3 of 15 frames): EaseIn t^2 < EaseInOut < Linear < EaseOut.
     let [linear, ease_in, ease_out, ease_in_out] = targets_at_third_frame[..] else { panic!() };
     assert!(ease_in < ease_in_out && ease_in_out < linear && linear < ease_out, "{targets_at_third_frame:?}");
+}
+
+/// Open windows as `(layer, state path, window)` from a frame's events, checking the pairing:
+/// no window begins while open, none ends unless open.
+fn track_windows(
+    player: &AnimationGraphPlayer,
+    open: &mut std::collections::BTreeSet<(u8, String, String)>,
+    when: &str,
+) -> usize {
+    let mut seen = 0;
+    for e in player.events() {
+        let (begin, layer, state, window) = match *e {
+            GraphEvent::WindowBegin { layer, state, window } => (true, layer, state, window),
+            GraphEvent::WindowEnd { layer, state, window } => (false, layer, state, window),
+            _ => continue,
+        };
+        seen += 1;
+        let key = (
+            layer,
+            player.state_path(state).to_string(),
+            player.bound_graph().window_name(window).to_string(),
+        );
+        if begin {
+            assert!(open.insert(key.clone()), "{when}: {key:?} began twice");
+        } else {
+            assert!(open.remove(&key), "{when}: {key:?} ended without a begin");
+        }
+    }
+    seen
+}
+
+/// Every `WindowBegin` has exactly one `WindowEnd`, whatever happens between: attacks cut by
+/// hits, travel, restores of an earlier snapshot and rebinds; and what the events say is open is
+/// what the player reports open.
+#[test]
+fn windows_begin_and_end_in_pairs_under_interruption_travel_restore_and_rebind() {
+    let graph = scenario_graph("windows.mres");
+    let mut b =
+        backend(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
+    let mut buffer = player.new_buffer();
+    let mut open = std::collections::BTreeSet::new();
+    let mut snapshot = player.snapshot();
+    let mut seed = 7u64;
+    let (mut events, mut restores, mut rebinds) = (0, 0, 0);
+    for frame in 0..4_000u32 {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let roll = (seed >> 33) % 100;
+        match roll {
+            0..=9 => player.fire_by_name("attack").unwrap(),
+            10..=12 => player.fire_by_name("hit").unwrap(),
+            13..=14 => player.travel(0, if roll == 13 { "Spin" } else { "Attack" }).unwrap(),
+            15 => {
+                player.restore(&snapshot);
+                restores += 1;
+            }
+            16 => snapshot = player.snapshot(),
+            17 => {
+                player.rebind(&graph, &mut b).unwrap();
+                rebinds += 1;
+            }
+            _ => {}
+        }
+        player.advance(1.0 / 8.0 * (1 + (seed >> 40) % 3) as f32, &mut buffer);
+        events += track_windows(&player, &mut open, &format!("frame {frame}"));
+        let reported: std::collections::BTreeSet<_> = player
+            .open_windows(0)
+            .map(|w| {
+                let state = player.transition_target(0).or(player.current_state(0)).unwrap();
+                (0u8, player.state_path(state).to_string(), player.bound_graph().window_name(w).to_string())
+            })
+            .collect();
+        assert_eq!(reported, open, "frame {frame}: open windows");
+    }
+    assert!(
+        events > 400 && restores > 20 && rebinds > 20,
+        "{events} events, {restores} restores, {rebinds} rebinds"
+    );
+}
+
+/// A restore ends the windows open before it at the next advance, and those open in the restored
+/// state begin again there; a rebind does the same.
+#[test]
+fn restore_and_rebind_end_open_windows_then_reopen_them() {
+    let graph = scenario_graph("windows.mres");
+    let mut b =
+        backend(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
+    let mut buffer = player.new_buffer();
+    player.fire_by_name("attack").unwrap();
+    for _ in 0..4 {
+        player.advance(0.125, &mut buffer);
+    }
+    // Attack at 0.5 (it started on the first advance): hitbox and combo open.
+    assert_eq!(player.open_windows(0).count(), 2);
+    let snapshot = player.snapshot();
+    player.restore(&snapshot);
+    player.advance(0.125, &mut buffer);
+    assert_eq!(
+        event_names(&player),
+        ["]Attack.hitbox", "]Attack.combo", "[Attack.combo"],
+        "ends of what was open, then begins at the restored time advanced (0.625: past hitbox [0.3, 0.6))"
+    );
+    player.rebind(&graph, &mut b).unwrap();
+    player.advance(0.125, &mut buffer);
+    // 0.75: combo [0.5, 0.9) ends with the rebind and reopens.
+    assert_eq!(event_names(&player), ["]Attack.combo", "[Attack.combo"]);
 }

@@ -17,7 +17,11 @@ fn trace(records: &[FrameRecord], probes: &[u64]) -> Vec<String> {
     for r in records {
         for e in &r.events {
             let what = match (&e.state, &e.from, &e.to, &e.clip) {
+                (Some(s), _, _, _) if e.window.is_some() => {
+                    format!("{s} {}", e.window.as_deref().unwrap_or(""))
+                }
                 (Some(s), _, _, _) => s.clone(),
+                (None, None, Some(t), _) => format!("-> {t}"),
                 (None, Some(f), Some(t), _) => format!("{f} -> {t}"),
                 (_, _, _, Some(clip)) => clip.clone(),
                 _ => String::new(),
@@ -30,8 +34,15 @@ fn trace(records: &[FrameRecord], probes: &[u64]) -> Vec<String> {
                     (Some(to), Some(p)) => format!(" mix {to} {p:.3}"),
                     _ => String::new(),
                 };
+                let mut extra = String::new();
+                if !layer.windows.is_empty() {
+                    extra += &format!(" windows {}", layer.windows.join(","));
+                }
+                if !layer.travel.is_empty() {
+                    extra += &format!(" travel {}", layer.travel.join(", "));
+                }
                 lines.push(format!(
-                    "{} L{l} state {} t {:.3}{mix} weight {:.3}",
+                    "{} L{l} state {} t {:.3}{mix} weight {:.3}{extra}",
                     r.frame, layer.state, layer.normalised_time, layer.weight
                 ));
             }

@@ -191,8 +191,7 @@ fn empty_clip_mixes_the_track_out() {
 fn additive_and_masked_tracks_carry_their_layer_info() {
     let mut b = backend();
     let nod = clip(&mut b, "nod");
-    let mask =
-        b.resolve_mask(&animgraph_runtime::BoneMask { bones: vec!["head".into()], include_children: true });
+    let mask = b.resolve_mask(&animgraph_runtime::BoneMask::new(vec!["head".into()], true));
     let mut tracks = AnimationTracks::new(1, 0);
     let mut buffer = SampleBuffer::with_capacity(tracks.sample_capacity(), 1);
     tracks.set_blend(0, ClipBlend::Additive).unwrap();

@@ -3,7 +3,7 @@
 
 use animgraph_test_support::counting::{PerThread, thread_allocations};
 
-use animgraph_runtime::graph::AnimationGraphPlayer;
+use animgraph_runtime::graph::{AnimationGraphPlayer, GraphEvent};
 use animgraph_runtime::mres;
 use animgraph_runtime::script::RecordingBackend;
 
@@ -129,8 +129,7 @@ fn showcase_with_code_tracks_allocates_nothing() {
     );
     let (wave_id, breathe_id) = (b.resolve_clip("wave").unwrap(), b.resolve_clip("breathe").unwrap());
     let (wave, breathe) = (TrackClip::new(&b, wave_id), TrackClip::new(&b, breathe_id));
-    let mask =
-        b.resolve_mask(&animgraph_runtime::BoneMask { bones: vec!["arm_r".into()], include_children: true });
+    let mask = b.resolve_mask(&animgraph_runtime::BoneMask::new(vec!["arm_r".into()], true));
     let ids: Vec<_> = [
         "speed",
         "direction_x",
@@ -253,4 +252,61 @@ fn explain_mode_records_without_allocating() {
     let after = allocations();
     assert!(checks > 10_000, "only {checks} candidate checks");
     assert_eq!(after - before, 0, "explain mode allocated {} times", after - before);
+}
+
+/// Windows (begin, end, closed by transitions and restores) and path travel (planning the chain
+/// and starting each hop) allocate nothing after bind.
+#[test]
+fn windows_and_path_travel_allocate_nothing() {
+    let windows = graph("tests/scenarios/graphs/windows.mres");
+    let mut b =
+        backend(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
+    let mut player = AnimationGraphPlayer::bind(&windows, &mut b).unwrap();
+    let mut buffer = player.new_buffer();
+    let travel = graph("tests/scenarios/graphs/travel_path.mres");
+    let mut b2 = backend(&[
+        ("idle", 1.0, true),
+        ("walk", 1.0, true),
+        ("run", 1.0, true),
+        ("sprint", 1.0, true),
+        ("crouch", 1.0, true),
+        ("jump", 0.5, false),
+        ("fall", 1.0, true),
+    ]);
+    let mut walker = AnimationGraphPlayer::bind(&travel, &mut b2).unwrap();
+    let mut walker_buffer = walker.new_buffer();
+    // A snapshot to restore now and then (taken before counting: snapshots allocate).
+    for _ in 0..3 {
+        player.advance(1.0 / 8.0, &mut buffer);
+    }
+    let snapshot = player.snapshot();
+    let targets = ["Sprint", "Air/Fall", "Crouch", "Idle", "Air", "Walk"];
+    let before = allocations();
+    let (mut window_events, mut hops) = (0usize, 0usize);
+    for frame in 0..5_000u32 {
+        match frame % 40 {
+            2 | 22 => player.fire_by_name("attack").unwrap(),
+            25 => player.fire_by_name("hit").unwrap(),
+            30 => player.travel(0, "Spin").unwrap(),
+            _ => {}
+        }
+        if frame % 211 == 0 {
+            player.restore(&snapshot);
+        }
+        player.advance(1.0 / 8.0, &mut buffer);
+        window_events += player
+            .events()
+            .iter()
+            .filter(|e| matches!(e, GraphEvent::WindowBegin { .. } | GraphEvent::WindowEnd { .. }))
+            .count();
+        if frame % 17 == 0 {
+            walker.travel(0, targets[(frame / 17) as usize % targets.len()]).unwrap();
+        }
+        walker.advance(1.0 / 8.0, &mut walker_buffer);
+        hops += walker.events().iter().filter(|e| matches!(e, GraphEvent::TransitionStarted { .. })).count();
+    }
+    let after = allocations();
+    assert!(window_events > 500, "only {window_events} window events");
+    assert!(hops > 300, "only {hops} transitions");
+    assert_eq!(after - before, 0, "windows and travel allocated {} times", after - before);
 }

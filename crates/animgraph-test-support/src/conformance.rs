@@ -191,6 +191,7 @@ pub fn run<S: PoseBackend>(make: impl Fn() -> S, read: impl Fn(&S, usize, RigCha
                     subject.resolve_mask(&BoneMask {
                         bones: bones.iter().map(|b| b.to_string()).collect(),
                         include_children,
+                        weights: Vec::new(),
                     })
                 }),
                 event_threshold: 0.5,

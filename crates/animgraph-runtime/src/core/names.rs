@@ -102,7 +102,7 @@ mod tests {
         let names = ["root", "arm", "hand"];
         let bone = |n: &str| names.iter().position(|b| *b == n);
         let mut masks = ResolvedMasks::default();
-        let mask = BoneMask { bones: vec!["arm".into(), "tail".into()], include_children: true };
+        let mask = BoneMask::new(vec!["arm".into(), "tail".into()], true);
         let a = masks.resolve(&mask, bone, &parents);
         let b = masks.resolve(&mask, bone, &parents);
         assert_eq!(masks.get(a), Some(&[false, true, true][..]));

@@ -12,7 +12,7 @@ use super::blend_space::{self, Triangulation2D};
 use super::bound::{
     BlendInput, BlendPoint, BoundGraph, Candidate, ConditionDef, LayerDef, MAX_IDS, MAX_LAYERS,
     MIN_CLIP_LENGTH, MachineDef, MixDef, MixDuration, MixKey, Motion, ParamDef, StateDef, Target,
-    TransitionDef, Value,
+    TransitionDef, Value, WindowDef,
 };
 use super::{
     ANY_STATE, AnimationGraph, EXIT_STATE, GraphIssue, GraphMachine, MachineId, ParamId, ParameterType,
@@ -92,6 +92,7 @@ fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<BoundGr
             spaces: Vec::new(),
             mixes: Vec::new(),
             default_mix: graph.default_mix,
+            windows: Vec::new(),
             warnings: Vec::new(),
         },
         clips: HashMap::new(),
@@ -225,10 +226,14 @@ impl Binder<'_> {
             let mask = layer.mask.as_ref().and_then(|m| self.backend.resolve_mask(m));
             let weight_param = self.param(&layer.weight_parameter);
             let layer_index = index as u8;
+            let first_state = self.out.states.len();
             let machine =
                 self.machine(&layer.machine, &format!("Layers[{index}].Machine"), layer_index, None, 0)?;
             let samples_per_state = self.layer_samples(&layer.machine);
+            let leaves = self.out.states[first_state..].iter().filter(|s| s.motion.is_some()).count();
             self.out.layers.push(LayerDef {
+                travel_mode: layer.travel_mode,
+                leaves,
                 name: layer.name.clone(),
                 blend: layer.blend,
                 weight: layer.weight,
@@ -357,7 +362,15 @@ impl Binder<'_> {
                 self.out.state_by_path.resize_with(layer as usize + 1, HashMap::new);
             }
             self.out.state_by_path[layer as usize].insert(path.clone(), id);
+            let first_window = self.out.windows.len() as u32;
+            self.out.windows.extend(state.windows.iter().map(|w| WindowDef {
+                name: w.name.clone(),
+                start: w.start,
+                end: w.end,
+            }));
+            let windows = first_window..self.out.windows.len() as u32;
             self.out.states.push(StateDef {
+                windows,
                 name: state.name.clone(),
                 path,
                 speed: state.speed,

@@ -12,7 +12,9 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::blend_space::Triangulation2D;
-use super::{ConditionOp, MachineId, ParamId, ParameterType, StateId, TransitionId, TransitionInterrupt};
+use super::{
+    ConditionOp, MachineId, ParamId, ParameterType, StateId, TransitionId, TransitionInterrupt, WindowId,
+};
 use crate::core::{ClipBlend, ClipId, MaskId};
 use crate::finding::Finding;
 
@@ -66,6 +68,10 @@ pub(crate) struct LayerDef {
     pub machine: MachineId,
     /// Most samples one state of this layer emits at once.
     pub samples_per_state: usize,
+    /// How `travel` reaches a state.
+    pub travel_mode: super::TravelMode,
+    /// Leaf states in the layer (the longest travel path has fewer hops).
+    pub leaves: usize,
 }
 
 pub(crate) struct MachineDef {
@@ -104,6 +110,15 @@ pub(crate) struct StateDef {
     pub candidates: Range<u32>,
     /// Name used to match `Mixes` entries (clip name for clip states, state name otherwise).
     pub mix_key: MixKey,
+    /// The state's windows in `BoundGraph::windows` (at most 64).
+    pub windows: Range<u32>,
+}
+
+/// A state's named span of normalised time.
+pub(crate) struct WindowDef {
+    pub name: String,
+    pub start: f32,
+    pub end: f32,
 }
 
 /// A name `Mixes` entries match against, interned at bind.
@@ -272,6 +287,8 @@ pub struct BoundGraph {
     pub(crate) spaces: Vec<Triangulation2D>,
     pub(crate) mixes: Vec<MixDef>,
     pub(crate) default_mix: f32,
+    /// Every state's windows, each state's in one run (`StateDef::windows`).
+    pub(crate) windows: Vec<WindowDef>,
     pub(crate) warnings: Vec<Finding>,
 }
 
@@ -372,9 +389,12 @@ impl BoundGraph {
     /// Most events one advance can raise.
     pub fn event_capacity(&self) -> usize {
         let depth = self.states.iter().map(|s| s.ancestry.len()).max().unwrap_or(1);
+        let windows = self.states.iter().map(|s| s.windows.len()).max().unwrap_or(0);
         // Per layer: a completed mix exits every frozen instance's path, then one transition
-        // starts and enters a path; the first advance enters the entry path.
-        self.layers.len() * (MAX_INSTANCES * depth + 1 + 2 * depth)
+        // starts and enters a path (after a travel plan); the first advance enters the entry path. Windows: ends left
+        // by a restore or rebind, ends when a transition starts, then each window of the new
+        // state at most begins and ends once.
+        self.layers.len() * (MAX_INSTANCES * depth + 2 + 2 * depth + 4 * windows)
     }
 
     /// Explain mode's storage for one advance: `(candidates, conditions)` records. Per layer at
@@ -394,6 +414,19 @@ impl BoundGraph {
         }
         let scans = 2 * (depth + 1) * self.layers.len().max(1);
         (candidates * scans, conditions * scans)
+    }
+
+    /// A window's name.
+    ///
+    /// # Panics
+    /// If `window` is not a window of this graph.
+    pub fn window_name(&self, window: WindowId) -> &str {
+        &self.windows[window.index()].name
+    }
+
+    /// A state's windows as ids.
+    pub fn state_windows(&self, state: StateId) -> impl Iterator<Item = WindowId> + '_ {
+        self.states.get(state.index()).into_iter().flat_map(|s| s.windows.clone().map(WindowId))
     }
 
     pub(crate) fn ancestry(&self, state: StateId) -> &[StateId] {

@@ -1,6 +1,6 @@
 //! Graph events (signals): states entered and exited, transitions started.
 
-use super::{StateId, TransitionId};
+use super::{StateId, TransitionId, WindowId};
 
 /// A signal raised by `advance`. State ids name states of the bound graph; get their names and
 /// `Outer/Inner` paths from the player, so raising an event allocates nothing.
@@ -31,6 +31,36 @@ pub enum GraphEvent {
         /// The graph transition, or `None` for `travel`.
         transition: Option<TransitionId>,
     },
+    /// A `Path` travel found its chain of transitions; its hops follow as `TransitionStarted`,
+    /// each when the one before completes (the player's `travel_path` lists those left).
+    TravelPlanned {
+        /// The layer.
+        layer: u8,
+        /// The state travelled to.
+        to: StateId,
+        /// How many transitions the chain has.
+        hops: u16,
+    },
+    /// A state's window opened: its time entered `[Start, End)` while the state is the layer's
+    /// current state (or the running mix's target).
+    WindowBegin {
+        /// The layer.
+        layer: u8,
+        /// The (leaf) state.
+        state: StateId,
+        /// The window (name it with [`BoundGraph::window_name`](super::BoundGraph::window_name)).
+        window: WindowId,
+    },
+    /// A window closed: the time left it, a transition away from its state started, or the
+    /// player was rebound or restored. Every `WindowBegin` has exactly one.
+    WindowEnd {
+        /// The layer.
+        layer: u8,
+        /// The (leaf) state.
+        state: StateId,
+        /// The window.
+        window: WindowId,
+    },
 }
 
 impl GraphEvent {
@@ -40,6 +70,9 @@ impl GraphEvent {
             GraphEvent::StateEntered { .. } => "StateEntered",
             GraphEvent::StateExited { .. } => "StateExited",
             GraphEvent::TransitionStarted { .. } => "TransitionStarted",
+            GraphEvent::TravelPlanned { .. } => "TravelPlanned",
+            GraphEvent::WindowBegin { .. } => "WindowBegin",
+            GraphEvent::WindowEnd { .. } => "WindowEnd",
         }
     }
 
@@ -48,7 +81,10 @@ impl GraphEvent {
         match *self {
             GraphEvent::StateEntered { layer, .. }
             | GraphEvent::StateExited { layer, .. }
-            | GraphEvent::TransitionStarted { layer, .. } => layer,
+            | GraphEvent::TransitionStarted { layer, .. }
+            | GraphEvent::TravelPlanned { layer, .. }
+            | GraphEvent::WindowBegin { layer, .. }
+            | GraphEvent::WindowEnd { layer, .. } => layer,
         }
     }
 }

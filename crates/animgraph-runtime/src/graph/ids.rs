@@ -31,3 +31,15 @@ id!(
     /// A state machine of a bound graph: a layer's machine or a sub-machine.
     MachineId
 );
+
+/// A window of a bound graph (its index among every state's windows; `u32` since each of
+/// 65,535 states may have up to [`MAX_WINDOWS`](super::MAX_WINDOWS)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WindowId(pub u32);
+
+impl WindowId {
+    /// The index into the bound graph's array.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}

@@ -18,6 +18,33 @@ pub struct GraphLayer {
     pub mask: Option<BoneMask>,
     /// The layer's state machine.
     pub machine: GraphMachine,
+    /// How `travel` reaches a state: a direct mix, or along the shortest chain of transitions.
+    pub travel_mode: TravelMode,
+}
+
+/// How [`travel`](crate::AnimationGraphPlayer::travel) reaches its state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TravelMode {
+    /// One mix straight to the state (the `Mixes` / `DefaultMix` duration).
+    #[default]
+    Direct,
+    /// Hop by hop along the shortest chain of transitions (fewest hops, ties by rank), each hop
+    /// with its own Duration, Curve and Blend, ignoring conditions and exit times; a direct mix
+    /// when no chain exists.
+    Path,
+}
+
+impl TravelMode {
+    /// Every mode, in file order.
+    pub const ALL: [TravelMode; 2] = [TravelMode::Direct, TravelMode::Path];
+
+    /// The name used in `.mres` files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TravelMode::Direct => "Direct",
+            TravelMode::Path => "Path",
+        }
+    }
 }
 
 impl Default for GraphLayer {
@@ -30,6 +57,7 @@ impl Default for GraphLayer {
             weight_parameter: schema::WEIGHT_PARAMETER.default.to_string(),
             mask: None,
             machine: GraphMachine::default(),
+            travel_mode: schema::TRAVEL_MODE.default,
         }
     }
 }

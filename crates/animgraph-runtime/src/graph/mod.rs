@@ -24,12 +24,15 @@ pub use bound::{BoundGraph, MAX_INSTANCES};
 pub use condition::{ConditionOp, GraphCondition};
 pub use event::{EventList, GraphEvent};
 pub use graph::{AnimationGraph, GraphStats};
-pub use ids::{MachineId, ParamId, StateId, TransitionId};
-pub use layer::GraphLayer;
+pub use ids::{MachineId, ParamId, StateId, TransitionId, WindowId};
+pub use layer::{GraphLayer, TravelMode};
 pub use machine::GraphMachine;
 pub use mix::GraphMixOverride;
 pub use parameter::{GraphParameter, ParameterType};
 pub use player::{AnimationGraphPlayer, LayerError, ParameterError, PlayerSnapshot, PropertyValue};
-pub use state::{BlendSpace1D, BlendSpace2D, ClipState, GraphState, StateKind};
-pub use transition::{ANY_STATE, EXIT_STATE, GraphTransition, TransitionCurve, TransitionInterrupt};
-pub use validate::{GraphIssue, MAX_MACHINE_DEPTH, Severity, ValidGraph, has_errors, validate};
+pub use state::{BlendSpace1D, BlendSpace2D, ClipState, GraphState, GraphWindow, StateKind};
+pub use transition::{
+    ANY_STATE, EXIT_STATE, GraphTransition, TransitionBlend, TransitionCurve, TransitionInterrupt,
+    TransitionSync,
+};
+pub use validate::{GraphIssue, MAX_MACHINE_DEPTH, MAX_WINDOWS, Severity, ValidGraph, has_errors, validate};

@@ -7,19 +7,23 @@
 //! |---|---|
 //! | `AnimationGraph` | `Parameters`, `Layers`, `Mixes` (empty), `DefaultMix` (0.2) |
 //! | `GraphParameter` | `Name` (always written), `Type` (Bool), `Default` (0), `Latch` (false) |
-//! | `GraphLayer` | `Name` ("Base", always written), `Blend` (Replace), `Weight` (1), `WeightParameter` (""), `Mask` (none), `Machine` |
-//! | `BoneMask` | `Bones` (empty), `IncludeChildren` (true) |
+//! | `GraphLayer` | `Name` ("Base", always written), `Blend` (Replace), `Weight` (1), `WeightParameter` (""), `Mask` (none), `Machine`, `TravelMode` (Direct) |
+//! | `BoneMask` | `Bones` (empty), `IncludeChildren` (true), `Weights` (empty: all 1) |
 //! | `GraphMachine` | `States`, `Transitions` (empty), `Entry` ("") |
-//! | every state | `Name` (always written), `Speed` (1), `SpeedParameter` (""), `EditorPosition` ([0, 0]) |
+//! | every state | `Name` (always written), `Speed` (1), `SpeedParameter` (""), `EditorPosition` ([0, 0]), `Windows` (empty) |
+//! | `GraphWindow` | `Name` (always written), `Start` (0), `End` (1) |
 //! | `ClipState` | `Clip` (""), `Loop` (true) |
-//! | `BlendSpace1DState` | `Parameter` (""), `Clips`, `Positions` (empty), `SyncTime` (true) |
-//! | `BlendSpace2DState` | `ParameterX`, `ParameterY` (""), `Clips`, `Positions` (empty), `SyncTime` (true) |
+//! | `BlendSpace1DState` | `Parameter` (""), `Clips`, `Positions` (empty), `SyncTime` (true), `SyncMarkers` (false) |
+//! | `BlendSpace2DState` | `ParameterX`, `ParameterY` (""), `Clips`, `Positions` (empty), `SyncTime` (true), `SyncMarkers` (false) |
 //! | `SubMachineState` | `Machine` |
-//! | `GraphTransition` | `From`, `To` (always written), `Conditions` (empty), `Duration` (-1: from `Mixes`), `ExitTime` (-1: none), `Offset` (0), `Interrupt` (None), `Priority` (0) |
+//! | `GraphTransition` | `From`, `To` (always written), `Conditions` (empty), `Duration` (-1: from `Mixes`), `ExitTime` (-1: none), `Offset` (0), `Interrupt` (None), `Priority` (0), `Curve` (Linear), `Blend` (Crossfade), `Sync` (None) |
 //! | `GraphCondition` | `Parameter` (""), `Op` (True), `Value` (0) |
 //! | `GraphMixOverride` | `From`, `To` (always written), `Duration` (0) |
 
-use super::{ConditionOp, ParameterType, TransitionCurve, TransitionInterrupt};
+use super::{
+    ConditionOp, ParameterType, TransitionBlend, TransitionCurve, TransitionInterrupt, TransitionSync,
+    TravelMode,
+};
 use crate::core::ClipBlend;
 
 /// One property: its name, its default, and whether the saver writes it even when default.
@@ -76,8 +80,16 @@ pub(crate) mod layer {
     pub const WEIGHT_PARAMETER: Prop<&str> = prop("WeightParameter", "");
     pub const MASK: Nested = nested("Mask");
     pub const MACHINE: Nested = nested("Machine");
-    pub const ALL: &[&str] =
-        &[NAME.name, BLEND.name, WEIGHT.name, WEIGHT_PARAMETER.name, MASK.name, MACHINE.name];
+    pub const TRAVEL_MODE: Prop<TravelMode> = prop("TravelMode", TravelMode::Direct);
+    pub const ALL: &[&str] = &[
+        NAME.name,
+        BLEND.name,
+        WEIGHT.name,
+        WEIGHT_PARAMETER.name,
+        MASK.name,
+        MACHINE.name,
+        TRAVEL_MODE.name,
+    ];
 }
 
 /// `BoneMask`.
@@ -85,7 +97,9 @@ pub(crate) mod mask {
     use super::*;
     pub const BONES: Nested = nested("Bones");
     pub const INCLUDE_CHILDREN: Prop<bool> = prop("IncludeChildren", true);
-    pub const ALL: &[&str] = &[BONES.name, INCLUDE_CHILDREN.name];
+    /// Per bone, parallel to `Bones` (empty: all 1).
+    pub const WEIGHTS: Nested = nested("Weights");
+    pub const ALL: &[&str] = &[BONES.name, INCLUDE_CHILDREN.name, WEIGHTS.name];
 }
 
 /// `GraphMachine`.
@@ -104,7 +118,18 @@ pub(crate) mod state {
     pub const SPEED: Prop<f32> = prop("Speed", 1.0);
     pub const SPEED_PARAMETER: Prop<&str> = prop("SpeedParameter", "");
     pub const EDITOR_POSITION: Prop<[f32; 2]> = prop("EditorPosition", [0.0, 0.0]);
-    pub const ALL: &[&str] = &[NAME.name, SPEED.name, SPEED_PARAMETER.name, EDITOR_POSITION.name];
+    pub const WINDOWS: Nested = nested("Windows");
+    pub const ALL: &[&str] =
+        &[NAME.name, SPEED.name, SPEED_PARAMETER.name, EDITOR_POSITION.name, WINDOWS.name];
+}
+
+/// `GraphWindow`.
+pub(crate) mod window {
+    use super::*;
+    pub const NAME: Prop<&str> = always("Name", "");
+    pub const START: Prop<f32> = prop("Start", 0.0);
+    pub const END: Prop<f32> = prop("End", 1.0);
+    pub const ALL: &[&str] = &[NAME.name, START.name, END.name];
 }
 
 /// `ClipState`.
@@ -122,7 +147,8 @@ pub(crate) mod blend_1d {
     pub const CLIPS: Nested = nested("Clips");
     pub const POSITIONS: Nested = nested("Positions");
     pub const SYNC_TIME: Prop<bool> = prop("SyncTime", true);
-    pub const ALL: &[&str] = &[PARAMETER.name, CLIPS.name, POSITIONS.name, SYNC_TIME.name];
+    pub const SYNC_MARKERS: Prop<bool> = prop("SyncMarkers", false);
+    pub const ALL: &[&str] = &[PARAMETER.name, CLIPS.name, POSITIONS.name, SYNC_TIME.name, SYNC_MARKERS.name];
 }
 
 /// `BlendSpace2DState`.
@@ -133,8 +159,9 @@ pub(crate) mod blend_2d {
     pub const CLIPS: Nested = nested("Clips");
     pub const POSITIONS: Nested = nested("Positions");
     pub const SYNC_TIME: Prop<bool> = prop("SyncTime", true);
+    pub const SYNC_MARKERS: Prop<bool> = prop("SyncMarkers", false);
     pub const ALL: &[&str] =
-        &[PARAMETER_X.name, PARAMETER_Y.name, CLIPS.name, POSITIONS.name, SYNC_TIME.name];
+        &[PARAMETER_X.name, PARAMETER_Y.name, CLIPS.name, POSITIONS.name, SYNC_TIME.name, SYNC_MARKERS.name];
 }
 
 /// `SubMachineState`.
@@ -158,6 +185,8 @@ pub(crate) mod transition {
     pub const INTERRUPT: Prop<TransitionInterrupt> = prop("Interrupt", TransitionInterrupt::None);
     pub const PRIORITY: Prop<i32> = prop("Priority", 0);
     pub const CURVE: Prop<TransitionCurve> = prop("Curve", TransitionCurve::Linear);
+    pub const BLEND: Prop<TransitionBlend> = prop("Blend", TransitionBlend::Crossfade);
+    pub const SYNC: Prop<TransitionSync> = prop("Sync", TransitionSync::None);
     pub const ALL: &[&str] = &[
         FROM.name,
         TO.name,
@@ -168,6 +197,8 @@ pub(crate) mod transition {
         INTERRUPT.name,
         PRIORITY.name,
         CURVE.name,
+        BLEND.name,
+        SYNC.name,
     ];
 }
 
@@ -203,6 +234,7 @@ pub(crate) const TYPES: &[&str] = &[
     "GraphTransition",
     "GraphCondition",
     "GraphMixOverride",
+    "GraphWindow",
 ];
 
 /// The state types (each also has [`state::ALL`]).
@@ -225,6 +257,7 @@ pub(crate) fn properties(ty: &str) -> &'static [&'static str] {
         "GraphTransition" => transition::ALL,
         "GraphCondition" => condition::ALL,
         "GraphMixOverride" => mix::ALL,
+        "GraphWindow" => window::ALL,
         _ => &[],
     }
 }

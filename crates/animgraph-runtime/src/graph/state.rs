@@ -15,6 +15,31 @@ pub struct GraphState {
     pub editor_position: [f32; 2],
     /// Clip, 1D or 2D blend space, or sub-machine.
     pub kind: StateKind,
+    /// Named spans of normalised time (hit windows, combo windows) the player signals with
+    /// `WindowBegin` / `WindowEnd`. Clip and blend-space states only.
+    pub windows: Vec<GraphWindow>,
+}
+
+/// A named span of a state's normalised time, `[start, end)`, within each loop for looping
+/// states. While the state is its layer's current state (or the running mix's target: not a
+/// fading-out source) and its time lies in the span, the window is open; the player raises
+/// `WindowBegin` when it opens and exactly one `WindowEnd` when it closes (the time leaves the
+/// span, a transition away from the state starts, or the player is rebound or restored).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphWindow {
+    /// Unique within its state.
+    pub name: String,
+    /// Normalised time the window opens at. Default `0`.
+    pub start: f32,
+    /// Normalised time it closes at (not included). Default `1`.
+    pub end: f32,
+}
+
+impl Default for GraphWindow {
+    fn default() -> Self {
+        use super::schema::window as schema;
+        GraphWindow { name: String::new(), start: schema::START.default, end: schema::END.default }
+    }
 }
 
 impl GraphState {
@@ -26,6 +51,7 @@ impl GraphState {
             speed_parameter: String::new(),
             editor_position: [0.0, 0.0],
             kind,
+            windows: Vec::new(),
         }
     }
 }
@@ -81,6 +107,9 @@ pub struct BlendSpace1D {
     pub positions: Vec<f32>,
     /// Advance clips in normalised time so their phases match. Default `true`.
     pub sync_time: bool,
+    /// Keep the clips' markers aligned (a walk and a run plant the same foot together).
+    /// Default `false`.
+    pub sync_markers: bool,
 }
 
 impl Default for BlendSpace1D {
@@ -90,6 +119,7 @@ impl Default for BlendSpace1D {
             clips: Vec::new(),
             positions: Vec::new(),
             sync_time: super::schema::blend_1d::SYNC_TIME.default,
+            sync_markers: super::schema::blend_1d::SYNC_MARKERS.default,
         }
     }
 }
@@ -107,6 +137,8 @@ pub struct BlendSpace2D {
     pub positions: Vec<[f32; 2]>,
     /// Advance clips in normalised time so their phases match. Default `true`.
     pub sync_time: bool,
+    /// Keep the clips' markers aligned. Default `false`.
+    pub sync_markers: bool,
 }
 
 impl Default for BlendSpace2D {
@@ -117,6 +149,7 @@ impl Default for BlendSpace2D {
             clips: Vec::new(),
             positions: Vec::new(),
             sync_time: super::schema::blend_2d::SYNC_TIME.default,
+            sync_markers: super::schema::blend_2d::SYNC_MARKERS.default,
         }
     }
 }

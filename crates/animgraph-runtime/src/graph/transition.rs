@@ -80,6 +80,55 @@ impl TransitionCurve {
     }
 }
 
+/// How a transition blends from the source's pose to the target's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TransitionBlend {
+    /// Both sides are sampled and their weights cross over `Duration`.
+    #[default]
+    Crossfade,
+    /// Only the target is sampled from the start; the backend decays the offset between the
+    /// pose the layer had the frame before and the target's pose to zero over `Duration`
+    /// (inertialization), continuous in value and velocity.
+    Inertial,
+}
+
+impl TransitionBlend {
+    /// Every mode, in file order.
+    pub const ALL: [TransitionBlend; 2] = [TransitionBlend::Crossfade, TransitionBlend::Inertial];
+
+    /// The name used in `.mres` files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransitionBlend::Crossfade => "Crossfade",
+            TransitionBlend::Inertial => "Inertial",
+        }
+    }
+}
+
+/// Where the target of a transition starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TransitionSync {
+    /// At `Offset`.
+    #[default]
+    None,
+    /// At the phase matching the source's last passed marker (same marker name, same fraction
+    /// of the way to the next marker); at `Offset` when either side has no markers.
+    Markers,
+}
+
+impl TransitionSync {
+    /// Every mode, in file order.
+    pub const ALL: [TransitionSync; 2] = [TransitionSync::None, TransitionSync::Markers];
+
+    /// The name used in `.mres` files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransitionSync::None => "None",
+            TransitionSync::Markers => "Markers",
+        }
+    }
+}
+
 /// `From` value meaning "any state of this machine".
 pub const ANY_STATE: &str = "*";
 /// `To` value meaning "leave this sub-machine through the parent's transitions".
@@ -105,6 +154,10 @@ pub struct GraphTransition {
     pub interrupt: TransitionInterrupt,
     /// How the crossfade weight follows its progress.
     pub curve: TransitionCurve,
+    /// Crossfade or inertial blend.
+    pub blend: TransitionBlend,
+    /// Where the target starts: at `Offset`, or matched to the source's markers.
+    pub sync: TransitionSync,
     /// Higher is checked first; ties keep list order.
     pub priority: i32,
 }
@@ -121,6 +174,8 @@ impl Default for GraphTransition {
             offset: schema::OFFSET.default,
             interrupt: schema::INTERRUPT.default,
             curve: schema::CURVE.default,
+            blend: schema::BLEND.default,
+            sync: schema::SYNC.default,
             priority: schema::PRIORITY.default,
         }
     }

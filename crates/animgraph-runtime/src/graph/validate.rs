@@ -15,6 +15,9 @@ pub const MAX_MACHINE_DEPTH: usize = 32;
 /// ids are `u16`).
 pub const MAX_IDS: usize = u16::MAX as usize;
 
+/// Most windows one state may have (the player keeps a state's open windows as 64 bits).
+pub const MAX_WINDOWS: usize = 64;
+
 pub use crate::finding::Severity;
 use crate::finding::{Code, Finding};
 
@@ -269,6 +272,25 @@ impl<'a> Validator<'a> {
                         self.error(format!("{path}.Mask.Bones[{b}]"), "is empty; name a bone".into());
                     }
                 }
+                if !mask.weights.is_empty() && mask.weights.len() != mask.bones.len() {
+                    self.error(
+                        format!("{path}.Mask.Weights"),
+                        format!(
+                            "has {} weights for {} bones; give one weight per bone, or none for all 1",
+                            mask.weights.len(),
+                            mask.bones.len()
+                        ),
+                    );
+                }
+                for (b, &w) in mask.weights.iter().enumerate() {
+                    let property = format!("Mask.Weights[{b}]");
+                    if self.finite(&path, &property, w) && !(0.0..=1.0).contains(&w) {
+                        self.error(
+                            format!("{path}.{property}"),
+                            format!("is {w}; a bone's weight must be within 0..1"),
+                        );
+                    }
+                }
             }
             self.machine(&format!("{path}.Machine"), &layer.machine, 0);
         }
@@ -430,6 +452,7 @@ impl<'a> Validator<'a> {
 
     fn state(&mut self, path: &str, state: &GraphState, depth: usize) {
         self.finite(path, "Speed", state.speed);
+        self.windows(path, state);
         self.numeric_parameter(path, "SpeedParameter", &state.speed_parameter, true);
         let [x, y] = state.editor_position;
         if !x.is_finite() || !y.is_finite() {
@@ -506,6 +529,55 @@ impl<'a> Validator<'a> {
                 }
             }
             StateKind::SubMachine(machine) => self.machine(&format!("{path}.Machine"), machine, depth + 1),
+        }
+    }
+
+    /// A state's windows: names unique and present, `Start < End`, finite; clip and blend-space
+    /// states only; at most [`MAX_WINDOWS`] each.
+    fn windows(&mut self, path: &str, state: &GraphState) {
+        if state.windows.is_empty() {
+            return;
+        }
+        if matches!(state.kind, StateKind::SubMachine(_)) {
+            self.error(
+                format!("{path}.Windows"),
+                "a sub-machine state has no time of its own; put the windows on the states inside it".into(),
+            );
+            return;
+        }
+        if state.windows.len() > MAX_WINDOWS {
+            self.error(
+                format!("{path}.Windows"),
+                format!(
+                    "has {} windows, more than the {MAX_WINDOWS} a state may have; merge some",
+                    state.windows.len()
+                ),
+            );
+        }
+        let mut names = HashSet::new();
+        for (i, w) in state.windows.iter().enumerate() {
+            let wp = format!("{path}.Windows[{i}]");
+            if w.name.is_empty() {
+                self.error(format!("{wp}.Name"), "is empty; give the window a name".into());
+            } else if !names.insert(w.name.as_str()) {
+                self.error(
+                    format!("{wp}.Name"),
+                    format!(
+                        "duplicate window name \"{}\"; window names must be unique within a state",
+                        w.name
+                    ),
+                );
+            }
+            let finite = self.finite(&wp, "Start", w.start) & self.finite(&wp, "End", w.end);
+            if finite && w.start >= w.end {
+                self.error(
+                    format!("{wp}.End"),
+                    format!(
+                        "is {}, not after Start {}; a window is open from Start up to End, so End must be greater",
+                        w.end, w.start
+                    ),
+                );
+            }
         }
     }
 

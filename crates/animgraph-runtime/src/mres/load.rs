@@ -13,8 +13,8 @@ use crate::core::{BoneMask, ClipBlend};
 use crate::graph::schema::{self, Prop};
 use crate::graph::{
     AnimationGraph, BlendSpace1D, BlendSpace2D, ClipState, ConditionOp, GraphCondition, GraphLayer,
-    GraphMachine, GraphMixOverride, GraphParameter, GraphState, GraphTransition, ParameterType, StateKind,
-    TransitionInterrupt, ValidGraph, validate,
+    GraphMachine, GraphMixOverride, GraphParameter, GraphState, GraphTransition, GraphWindow, ParameterType,
+    StateKind, TransitionBlend, TransitionInterrupt, TransitionSync, TravelMode, ValidGraph, validate,
 };
 
 /// Largest file the loader reads (16 MiB); larger input is refused with a clear error.

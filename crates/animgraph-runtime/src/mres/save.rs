@@ -7,8 +7,8 @@ use std::fmt::Write;
 use crate::core::ClipBlend;
 use crate::graph::{
     ANY_STATE, AnimationGraph, ConditionOp, EXIT_STATE, GraphCondition, GraphLayer, GraphMachine,
-    GraphMixOverride, GraphParameter, GraphState, GraphTransition, ParameterType, StateKind,
-    TransitionInterrupt,
+    GraphMixOverride, GraphParameter, GraphState, GraphTransition, GraphWindow, ParameterType, StateKind,
+    TransitionBlend, TransitionInterrupt, TransitionSync, TravelMode,
 };
 
 use super::FORMAT_VERSION;
@@ -193,6 +193,9 @@ impl Writer {
             let props = &mut self.resources[mask_slot].2;
             props.strings(schema::mask::BONES.name, &mask.bones);
             props.prop_bool(&schema::mask::INCLUDE_CHILDREN, mask.include_children);
+            if mask.is_weighted() {
+                props.numbers(schema::mask::WEIGHTS.name, &mask.weights);
+            }
             mask_id
         });
         let machine = self.machine(&layer.machine, &name);
@@ -205,6 +208,7 @@ impl Writer {
             props.reference(schema::layer::MASK.name, &mask);
         }
         props.reference(schema::layer::MACHINE.name, &machine);
+        props.prop_enum(&schema::layer::TRAVEL_MODE, layer.travel_mode, TravelMode::as_str);
         id
     }
 
@@ -227,6 +231,7 @@ impl Writer {
             StateKind::SubMachine(machine) => Some(self.machine(machine, &state_scope)),
             _ => None,
         };
+        let windows: Vec<String> = state.windows.iter().map(|w| self.window(w, &state_scope)).collect();
         let props = &mut self.resources[slot].2;
         props.prop_string(&schema::state::NAME, &state.name);
         props.prop_number(&schema::state::SPEED, state.speed);
@@ -242,6 +247,7 @@ impl Writer {
                 props.strings(schema::blend_1d::CLIPS.name, &space.clips);
                 props.numbers(schema::blend_1d::POSITIONS.name, &space.positions);
                 props.prop_bool(&schema::blend_1d::SYNC_TIME, space.sync_time);
+                props.prop_bool(&schema::blend_1d::SYNC_MARKERS, space.sync_markers);
             }
             StateKind::BlendSpace2D(space) => {
                 props.prop_string(&schema::blend_2d::PARAMETER_X, &space.parameter_x);
@@ -256,6 +262,7 @@ impl Writer {
                     props.raw(schema::blend_2d::POSITIONS.name, format!("[{}]", items.join(", ")));
                 }
                 props.prop_bool(&schema::blend_2d::SYNC_TIME, space.sync_time);
+                props.prop_bool(&schema::blend_2d::SYNC_MARKERS, space.sync_markers);
             }
             StateKind::SubMachine(_) => {
                 if let Some(machine) = &sub_machine {
@@ -263,6 +270,16 @@ impl Writer {
                 }
             }
         }
+        props.refs(schema::state::WINDOWS.name, &windows);
+        id
+    }
+
+    fn window(&mut self, w: &GraphWindow, scope: &str) -> String {
+        let (id, slot) = self.add(format!("w_{scope}_{}", slug(&w.name)), "GraphWindow");
+        let props = &mut self.resources[slot].2;
+        props.prop_string(&schema::window::NAME, &w.name);
+        props.prop_number(&schema::window::START, w.start);
+        props.prop_number(&schema::window::END, w.end);
         id
     }
 
@@ -287,6 +304,8 @@ impl Writer {
             props.raw(schema::transition::PRIORITY.name, t.priority.to_string());
         }
         props.prop_enum(&schema::transition::CURVE, t.curve, crate::graph::TransitionCurve::as_str);
+        props.prop_enum(&schema::transition::BLEND, t.blend, TransitionBlend::as_str);
+        props.prop_enum(&schema::transition::SYNC, t.sync, TransitionSync::as_str);
         id
     }
 

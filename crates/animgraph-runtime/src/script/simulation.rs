@@ -261,6 +261,7 @@ impl<B: PoseBackend + BackendNames> Simulation<B> {
             to: None,
             track: Some(e.track as usize),
             clip: Some(names.clip_name(e.clip)),
+            window: None,
         }));
         let tracks = (0..self.tracks.len())
             .map(|t| TrackRecord {
@@ -404,9 +405,7 @@ fn resolve(
                     Some(clip)
                 }
             };
-            let mask = t.mask.as_ref().map(|bones| {
-                backend.resolve_mask(&BoneMask { bones: bones.clone(), include_children: true })
-            });
+            let mask = t.mask.as_ref().map(|bones| backend.resolve_mask(&BoneMask::new(bones.clone(), true)));
             let resolved = ResolvedTrack {
                 clip,
                 queue: t.queue,

@@ -4,7 +4,9 @@ use super::super::bound::{Candidate, CandidateLists, ConditionDef, Target, Value
 use super::super::explain::{
     CandidateCheck, CandidateSide, Checked, ConditionCheck, Explanation, Outcome, TriggerUse,
 };
-use super::super::{ConditionOp, GraphEvent, MAX_MACHINE_DEPTH, StateId, TransitionId, TransitionInterrupt};
+use super::super::{
+    ConditionOp, GraphEvent, MAX_MACHINE_DEPTH, StateId, TransitionId, TransitionInterrupt, TravelMode,
+};
 use super::AnimationGraphPlayer;
 use super::layer::{LayerRun, Running, Side};
 use crate::blend::Mix;
@@ -46,11 +48,35 @@ impl AnimationGraphPlayer {
 
     fn choose_with<R: Recorder>(&mut self, layer: usize, rec: &mut R) {
         if let Some(state) = self.layers[layer].pending_travel.take() {
-            let run = &self.layers[layer];
+            let run = &mut self.layers[layer];
+            run.travel.clear();
+            run.travel_next = 0;
             let leaf = self.graph.states[state.index()].entry_leaf;
             if run.stack.target().is_some_and(|t| self.graph.on_path(t.state, state)) {
                 return;
             }
+            if self.graph.layers[layer].travel_mode == TravelMode::Path {
+                let side = if run.stack.target().is_some() { Side::Target } else { Side::Source };
+                let from = run.side(side).state;
+                if self.graph.on_path(from, state) {
+                    return; // already there: nothing to walk
+                }
+                if self.plan_travel(layer, from, state) {
+                    self.events.push(GraphEvent::TravelPlanned {
+                        layer: layer as u8,
+                        to: state,
+                        hops: self.layers[layer].travel.len() as u16,
+                    });
+                    self.start_hop(layer, side);
+                    if let Some(l) = rec.explanation().and_then(|e| e.layer_mut(layer)) {
+                        (l.checked, l.travel) = (Checked::Travel, Some(state));
+                        l.started = Some(self.layers[layer].stack.mix().and_then(|m| m.info.transition));
+                    }
+                    return;
+                }
+                // No chain of transitions leads there: a direct mix, as in Direct.
+            }
+            let run = &self.layers[layer];
             let from = run.stack.current().state;
             let duration = self.graph.mix_duration(
                 self.graph.states[from.index()].mix_key,
@@ -67,6 +93,20 @@ impl AnimationGraphPlayer {
             self.start(layer, travel);
             if let Some(l) = rec.explanation().and_then(|e| e.layer_mut(layer)) {
                 (l.checked, l.travel, l.started) = (Checked::Travel, Some(state), Some(None));
+            }
+            return;
+        }
+        if !self.layers[layer].travel_left().is_empty() {
+            // A path travel owns the layer until its last hop has started: each hop starts when
+            // the one before has completed, and no other transition is checked meanwhile.
+            if self.layers[layer].stack.mix().is_none() {
+                self.start_hop(layer, Side::Source);
+                if let Some(l) = rec.explanation().and_then(|e| e.layer_mut(layer)) {
+                    l.checked = Checked::Travel;
+                    l.started = Some(self.layers[layer].stack.mix().and_then(|m| m.info.transition));
+                }
+            } else if let Some(l) = rec.explanation().and_then(|e| e.layer_mut(layer)) {
+                l.checked = Checked::Travel;
             }
             return;
         }
@@ -361,6 +401,70 @@ impl AnimationGraphPlayer {
         }
     }
 
+    /// Plans a `Path` travel from leaf `from` to `goal` (a state, or any leaf inside it when a
+    /// sub-machine): the fewest hops, ties by rank (candidates are read in rank order and the
+    /// search is breadth-first), every transition's conditions and exit time ignored. Fills the
+    /// layer's hops and returns whether a chain exists. Allocates nothing: the storage was
+    /// reserved at construction.
+    fn plan_travel(&mut self, layer: usize, from: StateId, goal: StateId) -> bool {
+        const UNREACHED: (u16, u16) = (u16::MAX, u16::MAX);
+        let graph = &*self.graph;
+        let search = &mut self.search;
+        search.reached.clear();
+        search.reached.resize(graph.states.len(), UNREACHED);
+        search.queue.clear();
+        search.queue.push(from.0);
+        search.reached[from.index()] = (from.0, u16::MAX);
+        let mut head = 0;
+        let mut found = None;
+        'search: while head < search.queue.len() {
+            let leaf = StateId(search.queue[head]);
+            head += 1;
+            for candidate in graph.candidates(leaf) {
+                let def = &graph.transitions[candidate.transition.index()];
+                let Target::State(to, _) = def.to else { continue };
+                if def.from.is_none() && graph.on_path(leaf, to) {
+                    continue; // `*` never into the active state
+                }
+                let next = graph.states[to.index()].entry_leaf;
+                if search.reached[next.index()] != UNREACHED {
+                    continue;
+                }
+                search.reached[next.index()] = (leaf.0, candidate.transition.0);
+                if graph.on_path(next, goal) {
+                    found = Some(next);
+                    break 'search;
+                }
+                search.queue.push(next.0);
+            }
+        }
+        let Some(mut at) = found else { return false };
+        let run = &mut self.layers[layer];
+        while at != from {
+            let (previous, transition) = search.reached[at.index()];
+            run.travel.push(TransitionId(transition));
+            at = StateId(previous);
+        }
+        run.travel.reverse();
+        run.travel_next = 0;
+        true
+    }
+
+    /// Starts the next hop of a path travel from the `side` state, with the hop transition's own
+    /// duration, offset, interruption rule, curve and blend.
+    fn start_hop(&mut self, layer: usize, side: Side) {
+        let run = &mut self.layers[layer];
+        let Some(&transition) = run.travel.get(run.travel_next) else { return };
+        run.travel_next += 1;
+        let def = &self.graph.transitions[transition.index()];
+        let Target::State(state, _) = def.to else { return };
+        let (offset, interrupt) = (def.offset, def.interrupt);
+        let from = self.layers[layer].side(side).state;
+        let duration = self.graph.transition_duration(transition, from);
+        let leaf = self.graph.states[state.index()].entry_leaf;
+        self.start(layer, Start { transition: Some(transition), side, leaf, duration, offset, interrupt });
+    }
+
     fn is_active(&self, run: &LayerRun, state: StateId) -> bool {
         run.stack.sources().iter().any(|i| self.graph.on_path(i.state, state))
             || run.stack.target().is_some_and(|t| self.graph.on_path(t.state, state))
@@ -378,6 +482,8 @@ impl AnimationGraphPlayer {
             let run = &self.layers[layer];
             ancestry.iter().position(|&s| !self.is_active(run, s)).unwrap_or(ancestry.len())
         };
+        // A transition away from the state that owns the open windows closes them first.
+        self.close_windows(layer);
         if duration <= 0.0 {
             let first = self.events.as_slice().len();
             let count = self.layers[layer].stack.sources().len();

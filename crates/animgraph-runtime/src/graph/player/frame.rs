@@ -1,9 +1,9 @@
 //! One frame: [`AnimationGraphPlayer::advance`] as named stages (see the module docs' table).
 
 use super::super::bound::{BoundGraph, Motion, Value};
-use super::super::{GraphEvent, ParamId, StateId};
+use super::super::{GraphEvent, ParamId, StateId, WindowId};
 use super::AnimationGraphPlayer;
-use super::layer::{Instance, LayerRun, phase_timing};
+use super::layer::{Instance, LayerRun, OpenWindows, phase_timing};
 use crate::blend::clip_timing;
 use crate::core::{ClipSample, LayerInfo, SampleBuffer};
 
@@ -22,6 +22,9 @@ impl AnimationGraphPlayer {
             ex.begin(self.layers.len());
         }
         for layer in 0..self.layers.len() {
+            self.flush_closing(layer);
+        }
+        for layer in 0..self.layers.len() {
             self.enter_entries(layer);
             self.complete_mix(layer);
             self.choose(layer);
@@ -29,6 +32,7 @@ impl AnimationGraphPlayer {
         self.started = true;
         for layer in 0..self.layers.len() {
             self.advance_clocks(layer, delta);
+            self.update_windows(layer);
         }
         for layer in 0..self.layers.len() {
             self.emit(layer, out);
@@ -111,6 +115,69 @@ impl AnimationGraphPlayer {
         if let Some(mix) = self.layers[layer].stack.mix_mut() {
             mix.elapsed += delta;
         }
+    }
+
+    /// Stage `flush_closing`: `WindowEnd` for windows a restore or rebind closed.
+    pub(super) fn flush_closing(&mut self, layer: usize) {
+        let closing = std::mem::replace(&mut self.layers[layer].closing, OpenWindows::NONE);
+        self.end_windows(layer, closing);
+    }
+
+    /// `WindowEnd` for every window open in `open`, in window order.
+    fn end_windows(&mut self, layer: usize, open: OpenWindows) {
+        if open.bits == 0 {
+            return;
+        }
+        let first = self.graph.states[open.state.index()].windows.start;
+        for i in 0..64u32 {
+            if open.bits & (1u64 << i) != 0 {
+                self.events.push(GraphEvent::WindowEnd {
+                    layer: layer as u8,
+                    state: open.state,
+                    window: WindowId(first + i),
+                });
+            }
+        }
+    }
+
+    /// Closes the layer's open windows now (a transition away from their state starts).
+    pub(super) fn close_windows(&mut self, layer: usize) {
+        let open = std::mem::replace(&mut self.layers[layer].windows, OpenWindows::NONE);
+        self.end_windows(layer, open);
+    }
+
+    /// Stage `update_windows`: the owning instance's windows open and close with its time.
+    pub(super) fn update_windows(&mut self, layer: usize) {
+        let run = &self.layers[layer];
+        let owner = *run.stack.target().unwrap_or(run.stack.current());
+        let windows = self.graph.states[owner.state.index()].windows.clone();
+        if run.windows.bits != 0
+            && (run.windows.state != owner.state || run.windows.entry_tick != owner.entry_tick)
+        {
+            self.close_windows(layer);
+        }
+        if windows.is_empty() {
+            return;
+        }
+        let time = self.window_time(&owner);
+        let mut open = self.layers[layer].windows.bits;
+        for (i, w) in windows.clone().enumerate() {
+            let def = &self.graph.windows[w as usize];
+            let inside = time >= def.start && time < def.end;
+            let bit = 1u64 << i;
+            let was = open & bit != 0;
+            let window = WindowId(w);
+            let (layer_id, state) = (layer as u8, owner.state);
+            if inside && !was {
+                self.events.push(GraphEvent::WindowBegin { layer: layer_id, state, window });
+                open |= bit;
+            } else if !inside && was {
+                self.events.push(GraphEvent::WindowEnd { layer: layer_id, state, window });
+                open &= !bit;
+            }
+        }
+        self.layers[layer].windows =
+            OpenWindows { state: owner.state, entry_tick: owner.entry_tick, bits: open };
     }
 
     /// Stage `emit`: this layer's info and samples.

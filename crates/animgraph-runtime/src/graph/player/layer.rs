@@ -76,18 +76,49 @@ pub(crate) struct LayerRun {
     pub weight: f32,
     pub event_threshold: f32,
     pub pending_travel: Option<StateId>,
+    /// The windows open now, of the state that owns them (the target while a mix runs, else
+    /// the current state).
+    pub windows: OpenWindows,
+    /// Windows a restore or rebind closed: their `WindowEnd` is raised at the next advance.
+    pub closing: OpenWindows,
+    /// A `Path` travel's planned hops (storage reserved at construction for `Path` layers) and
+    /// the next one to start.
+    pub travel: Vec<TransitionId>,
+    pub travel_next: usize,
+}
+
+/// Which windows of one playing instance are open: bit `i` is the state's `i`th window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OpenWindows {
+    pub state: StateId,
+    /// The instance's entry tick (a state entered again is another instance).
+    pub entry_tick: u64,
+    pub bits: u64,
+}
+
+impl OpenWindows {
+    pub const NONE: OpenWindows = OpenWindows { state: StateId(0), entry_tick: 0, bits: 0 };
 }
 
 impl LayerRun {
-    pub fn new(entry: Instance, weight: f32, event_threshold: f32) -> Self {
+    pub fn new(entry: Instance, weight: f32, event_threshold: f32, travel_capacity: usize) -> Self {
         LayerRun {
+            travel: Vec::with_capacity(travel_capacity),
+            travel_next: 0,
             stack: BlendStack::new(MAX_INSTANCES, Some(entry)),
             current_exited: 0,
             target_exited: 0,
             weight,
             event_threshold,
             pending_travel: None,
+            windows: OpenWindows::NONE,
+            closing: OpenWindows::NONE,
         }
+    }
+
+    /// The travel hops not started yet.
+    pub fn travel_left(&self) -> &[TransitionId] {
+        &self.travel[self.travel_next.min(self.travel.len())..]
     }
 
     /// The playing instance on a side (the current one when there is no target).
@@ -166,6 +197,18 @@ impl AnimationGraphPlayer {
                 (instance.clock / self.graph.points[dominant_point(instance, points)].length as f64) as f32
             }
         }
+    }
+
+    /// An instance's time as its windows see it: normalised time, within the loop for a
+    /// looping state (a blend space loops as its heaviest clip does).
+    pub(super) fn window_time(&self, instance: &Instance) -> f32 {
+        let t = self.normalised(instance);
+        let looping = match &self.graph.states[instance.state.index()].motion {
+            Some(Motion::Clip { looping, .. }) => *looping,
+            Some(Motion::Blend { points, .. }) => self.graph.points[dominant_point(instance, points)].looping,
+            None => false,
+        };
+        if looping { t.rem_euclid(1.0) } else { t }
     }
 
     /// A state's playback rate: its `Speed` x its `SpeedParameter`.

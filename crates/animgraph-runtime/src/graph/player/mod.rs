@@ -16,7 +16,9 @@
 //! | `enter_entries` | (first advance only) each layer enters its entry state: `StateEntered` for it and, for sub-machines, each inner entry state, outermost first |
 //! | `complete_mixes` | per layer, a mix whose progress reached 1 last frame completes (`StateExited` for the states it leaves, innermost first) |
 //! | `choose` | per layer, right after its `complete_mixes`: at most one transition starts (`TransitionStarted`, then `StateEntered`), using the parameters as set and the clocks as they stood at the end of the previous frame |
+//! | `flush_closing` | (after a restore or rebind) `WindowEnd` for the windows that were open |
 //! | `advance_clocks` | every playing clock advances by `delta` x its rate, including a target that started this frame; running mixes advance by `delta` |
+//! | `update_windows` | the windows of the layer's newest state (the running mix's target, else the current state) open and close with its time: `WindowBegin`, `WindowEnd` |
 //! | `emit` | samples and layer infos are written to the buffer |
 //! | `clear_triggers` | triggers no transition used are cleared, unless `Latch` |
 //!
@@ -46,6 +48,7 @@
 //! | a sub-machine is entered | its entry state starts (recursively down to a clip or blend space) | bind (`entry_leaf`); `enter_path` | `sub_machine_entry_exit_and_any` |
 //! | an inner transition to `<exit>` fires | the sub-machine is marked exited: from then on its inner transitions are no longer checked, its last inner state keeps playing, and the parent's transitions *from the sub-machine state* become candidates; until one of them fires the layer stays where it is (`*` transitions still apply) | `choose_with`, `gate` | `sub_machine_entry_exit_and_any` |
 //! | parent transitions from a sub-machine state | only checked once that sub-machine has exited | `gate` | `sub_machine_entry_exit_and_any` |
+//! | a transition starts | the open windows end first (`WindowEnd` before `TransitionStarted`); the new target's windows begin from its time after this frame's clock advance | `start`, `update_windows` | `windows_begin_and_end_in_pairs` |
 //! | `travel(layer, state)` | applied at the next advance, before transitions are chosen: starts a mix to that state (from any situation, freezing a running mix) with the `Mixes`/`DefaultMix` duration; skipped when the state is the running mix's target | `choose_with` | `travel_uses_mixes` |
 //!
 //! # Normalised time
@@ -104,6 +107,27 @@ pub struct AnimationGraphPlayer {
     fired: Vec<bool>,
     /// Explain mode's storage (`None`: off).
     explain: Option<Box<Explanation>>,
+    /// Scratch for planning `Path` travel (empty unless a layer travels by path).
+    search: TravelSearch,
+}
+
+/// A breadth-first search's storage over the bound graph's states, reserved at construction so
+/// planning a travel path allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TravelSearch {
+    /// Per state: `(previous leaf, transition)` that reached it, `u16::MAX` when unreached.
+    pub reached: Vec<(u16, u16)>,
+    pub queue: Vec<u16>,
+}
+
+impl TravelSearch {
+    fn for_graph(graph: &BoundGraph) -> TravelSearch {
+        if graph.layers.iter().all(|l| l.travel_mode == super::TravelMode::Direct) {
+            return TravelSearch::default();
+        }
+        let n = graph.states.len();
+        TravelSearch { reached: Vec::with_capacity(n), queue: Vec::with_capacity(n) }
+    }
 }
 
 impl std::fmt::Debug for AnimationGraphPlayer {
@@ -127,6 +151,7 @@ impl AnimationGraphPlayer {
             started: false,
             fired: vec![false; graph.parameters.len()],
             explain: None,
+            search: TravelSearch::for_graph(&graph),
             graph,
         };
         player.layers = (0..player.graph.layers.len()).map(|l| player.entry_layer(l)).collect();
@@ -150,13 +175,17 @@ impl AnimationGraphPlayer {
         let def = &self.graph.layers[layer];
         let entry = self.graph.machines[def.machine.index()].entry;
         let leaf = self.graph.states[entry.index()].entry_leaf;
-        LayerRun::new(self.new_instance(leaf, 0.0), def.weight, DEFAULT_EVENT_THRESHOLD)
+        let travel_capacity = if def.travel_mode == super::TravelMode::Path { def.leaves } else { 0 };
+        LayerRun::new(self.new_instance(leaf, 0.0), def.weight, DEFAULT_EVENT_THRESHOLD, travel_capacity)
     }
 
     /// Re-binds after the graph (or the backend's clips) changed. Parameter values are kept by
     /// name where the type still matches; each layer (matched by name) keeps its current state by
     /// path, with its clock, where that state still exists, otherwise it starts at its entry.
-    /// Running mixes are dropped. On error the player is unchanged.
+    /// Running mixes are dropped. Open windows end at the next advance (and begin again there
+    /// when still open); a window the new graph no longer has (its state or its name is gone)
+    /// ends without an event, as nothing is left to name it by. On error the player is
+    /// unchanged.
     pub fn rebind(&mut self, graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<(), BindError> {
         self.rebind_to(Arc::new(BoundGraph::validate_and_bind(graph, backend)?));
         Ok(())
@@ -184,7 +213,24 @@ impl AnimationGraphPlayer {
                 (self.graph.layers[l].name.clone(), path, current, run.weight)
             })
             .collect();
+        // Open windows (and ends not yet raised) by layer, state path and window name: they end
+        // at the next advance where the new graph still has them.
+        let mut closing: Vec<(String, String, String)> = Vec::new();
+        for (l, run) in self.layers.iter().enumerate() {
+            for open in [run.windows, run.closing] {
+                for (i, w) in self.graph.state_windows(open.state).enumerate() {
+                    if open.bits & (1u64 << i) != 0 {
+                        closing.push((
+                            self.graph.layers[l].name.clone(),
+                            self.graph.states[open.state.index()].path.clone(),
+                            self.graph.window_name(w).to_string(),
+                        ));
+                    }
+                }
+            }
+        }
         self.graph = bound;
+        self.search = TravelSearch::for_graph(&self.graph);
         self.values = values;
         self.fired = vec![false; self.graph.parameters.len()];
         self.events = EventList::with_capacity(self.graph.event_capacity());
@@ -193,6 +239,20 @@ impl AnimationGraphPlayer {
             self.set_explain(true);
         }
         self.layers = (0..self.graph.layers.len()).map(|l| self.entry_layer(l)).collect();
+        for (layer_name, path, window) in &closing {
+            let Some(l) = self.graph.find_layer(layer_name) else { continue };
+            let Some(&state) = self.graph.state_by_path[l].get(path.as_str()) else { continue };
+            let Some(i) = self.graph.state_windows(state).position(|w| self.graph.window_name(w) == window)
+            else {
+                continue;
+            };
+            let run = &mut self.layers[l];
+            if run.closing.bits != 0 && run.closing.state != state {
+                continue; // one state's windows per layer can be open at once
+            }
+            run.closing.state = state;
+            run.closing.bits |= 1u64 << i;
+        }
         for (l, run) in self.layers.iter_mut().enumerate() {
             let name = &self.graph.layers[l].name;
             let Some((_, path, instance, weight)) = kept.iter().find(|k| &k.0 == name) else { continue };

@@ -151,6 +151,19 @@ impl AnimationGraphPlayer {
         Ok(())
     }
 
+    /// The windows open on a layer now (of its newest state: the running mix's target, else the
+    /// current state), in window order.
+    pub fn open_windows(&self, layer: usize) -> impl Iterator<Item = super::super::WindowId> + '_ {
+        let open = self.layers.get(layer).map(|run| run.windows);
+        let ids = open.map(|o| self.graph.state_windows(o.state)).into_iter().flatten();
+        ids.enumerate().filter(move |(i, _)| open.is_some_and(|o| o.bits & (1u64 << i) != 0)).map(|(_, w)| w)
+    }
+
+    /// A path travel's hops that have not started yet (empty when none is under way).
+    pub fn travel_path(&self, layer: usize) -> &[TransitionId] {
+        self.layers.get(layer).map_or(&[], |run| run.travel_left())
+    }
+
     /// Frames advanced so far (the net module's clock).
     pub fn tick(&self) -> u64 {
         self.tick

@@ -6,7 +6,8 @@
 use super::super::bound::{MAX_INSTANCES, MixDuration, Value};
 use super::super::{ParameterType, StateId, TransitionId, TransitionInterrupt};
 use super::AnimationGraphPlayer;
-use super::layer::{Instance, LayerRun, Running};
+use super::layer::{Instance, LayerRun, OpenWindows, Running};
+
 use crate::blend::Mix;
 use crate::core::SampleBuffer;
 
@@ -77,6 +78,8 @@ pub struct NetLayer {
     pub layer_weight: f32,
     /// The running transition.
     pub transition: Option<NetTransition>,
+    /// A path travel's hops not started yet (transition ids, in order).
+    pub travel: Vec<u16>,
 }
 
 /// A player's replicated state at one tick.
@@ -114,12 +117,20 @@ impl AnimationGraphPlayer {
     pub fn restore(&mut self, snapshot: &PlayerSnapshot) {
         self.values.clone_from(&snapshot.values);
         for (run, saved) in self.layers.iter_mut().zip(&snapshot.layers) {
+            // Windows open now end at the next advance; those open in the snapshot begin again
+            // then (every begin has exactly one end, across the rollback too).
+            if run.windows.bits != 0 {
+                run.closing = run.windows;
+            }
+            run.windows = OpenWindows::NONE;
             run.stack.clone_from(&saved.stack);
             run.current_exited = saved.current_exited;
             run.target_exited = saved.target_exited;
             run.weight = saved.weight;
             run.event_threshold = saved.event_threshold;
             run.pending_travel = saved.pending_travel;
+            run.travel.clone_from(&saved.travel);
+            run.travel_next = saved.travel_next;
         }
         self.tick = snapshot.tick;
         self.started = snapshot.started;
@@ -162,6 +173,8 @@ impl AnimationGraphPlayer {
                 entry_tick: s.entry_tick,
                 weight: if alone { 1.0 } else { s.weight },
             }));
+            layer.travel.clear();
+            layer.travel.extend(run.travel_left().iter().map(|t| t.0));
             layer.current = run.stack.current_index() as u8;
             layer.current_exited = run.current_exited;
             layer.layer_weight = run.weight;
@@ -185,9 +198,11 @@ impl AnimationGraphPlayer {
 
     /// Puts the player in a replicated state (a remote following an authority): parameters are
     /// set, each layer's blend stack is rebuilt from state ids and ticks, clocks are derived
-    /// from `(tick - entry tick) x delta x the state's rate now`, mixes from their start ticks.
-    /// Triggers are not re-fired (their effect arrives as layer states). Errors leave the player
-    /// unchanged when the state does not fit this graph.
+    /// from `(tick - entry tick) x delta x the state's rate now`, mixes from their start ticks,
+    /// a path travel's hops left are kept. Window begins and ends since the last applied state
+    /// are raised in [`events`](Self::events) (read them before the next advance). Triggers are
+    /// not re-fired (their effect arrives as layer states). Errors leave the player unchanged
+    /// when the state does not fit this graph.
     pub fn apply_net(&mut self, state: &NetState, delta: f32) -> Result<(), ReplicationError> {
         let states = self.graph.states.len();
         let fits_state = |s: u16| (s as usize) < states && self.graph.states[s as usize].motion.is_some();
@@ -201,7 +216,15 @@ impl AnimationGraphPlayer {
                 "the state's layers or parameters do not match this graph".into(),
             ));
         }
-        for layer in &state.layers {
+        for (l, layer) in state.layers.iter().enumerate() {
+            let travel_ok = layer.travel.len() <= self.layers[l].travel.capacity()
+                && layer.travel.iter().all(|&t| (t as usize) < self.graph.transitions.len());
+            if !travel_ok {
+                return Err(ReplicationError::Mismatch(
+                    "a layer's travel path does not fit this graph (a Direct layer, or a transition it does not have)"
+                        .into(),
+                ));
+            }
             let transition_ok = layer.transition.is_none_or(|t| {
                 fits_state(t.target)
                     && t.transition.is_none_or(|id| (id as usize) < self.graph.transitions.len())
@@ -293,6 +316,16 @@ impl AnimationGraphPlayer {
             run.weight = net.layer_weight;
             run.target_exited = target.map_or(0, |t| t.1);
             run.pending_travel = None;
+            run.travel.clear();
+            run.travel.extend(net.travel.iter().map(|&t| TransitionId(t)));
+            run.travel_next = 0;
+        }
+        // Windows: raised now, in `events()`, as what changed since the last applied state
+        // (windows stay open while the same instance owns them), so a remote applying every
+        // tick reports the authority's begins and ends at the same ticks.
+        for l in 0..self.layers.len() {
+            self.flush_closing(l);
+            self.update_windows(l);
         }
         Ok(())
     }

@@ -52,12 +52,15 @@ impl<'a> Loader<'a> {
                     BoneMask {
                         bones: l.string_list(r, schema::mask::BONES.name),
                         include_children: l.prop_bool(r, &schema::mask::INCLUDE_CHILDREN),
+                        weights: l.number_list(r, schema::mask::WEIGHTS.name),
                     }
                 })
             }
         };
         let machine = self.machine_property(res, model);
-        GraphLayer { name, blend, weight, weight_parameter, mask, machine }
+        let travel_mode =
+            self.prop_enum(res, &schema::layer::TRAVEL_MODE, &TravelMode::ALL, TravelMode::as_str);
+        GraphLayer { name, blend, weight, weight_parameter, mask, machine, travel_mode }
     }
 
     pub(super) fn machine_property(&mut self, res: &Res<'a>, model: &str) -> GraphMachine {
@@ -111,6 +114,7 @@ impl<'a> Loader<'a> {
                 clips: self.string_list(res, schema::blend_1d::CLIPS.name),
                 positions: self.number_list(res, schema::blend_1d::POSITIONS.name),
                 sync_time: self.prop_bool(res, &schema::blend_1d::SYNC_TIME),
+                sync_markers: self.prop_bool(res, &schema::blend_1d::SYNC_MARKERS),
             }),
             "BlendSpace2DState" => StateKind::BlendSpace2D(BlendSpace2D {
                 parameter_x: self.prop_string(res, &schema::blend_2d::PARAMETER_X),
@@ -118,10 +122,21 @@ impl<'a> Loader<'a> {
                 clips: self.string_list(res, schema::blend_2d::CLIPS.name),
                 positions: self.vec2_list(res, schema::blend_2d::POSITIONS.name),
                 sync_time: self.prop_bool(res, &schema::blend_2d::SYNC_TIME),
+                sync_markers: self.prop_bool(res, &schema::blend_2d::SYNC_MARKERS),
             }),
             _ => StateKind::SubMachine(self.machine_property(res, model)),
         };
-        GraphState { name, speed, speed_parameter, editor_position, kind }
+        let windows =
+            self.list(res, schema::state::WINDOWS.name, model, &["GraphWindow"], |l, r, _| l.window(r), None);
+        GraphState { name, speed, speed_parameter, editor_position, kind, windows }
+    }
+
+    pub(super) fn window(&mut self, res: &Res<'a>) -> GraphWindow {
+        GraphWindow {
+            name: self.prop_string(res, &schema::window::NAME),
+            start: self.prop_number(res, &schema::window::START),
+            end: self.prop_number(res, &schema::window::END),
+        }
     }
 
     pub(super) fn transition(&mut self, res: &Res<'a>, model: &str) -> GraphTransition {
@@ -155,6 +170,18 @@ impl<'a> Loader<'a> {
                 &schema::transition::CURVE,
                 &crate::graph::TransitionCurve::ALL,
                 crate::graph::TransitionCurve::as_str,
+            ),
+            blend: self.prop_enum(
+                res,
+                &schema::transition::BLEND,
+                &TransitionBlend::ALL,
+                TransitionBlend::as_str,
+            ),
+            sync: self.prop_enum(
+                res,
+                &schema::transition::SYNC,
+                &TransitionSync::ALL,
+                TransitionSync::as_str,
             ),
         }
     }
