@@ -181,7 +181,7 @@ impl Skeleton2DPoseBackend {
         let Some(m) = self.masks.get(mask) else { return Vec::new() };
         m.iter()
             .enumerate()
-            .filter(|(_, on)| **on)
+            .filter(|(_, weight)| **weight > 0.0)
             .map(|(b, _)| self.skeleton.data.bones[b].name.clone())
             .collect()
     }
@@ -235,6 +235,13 @@ impl PoseBackend for Skeleton2DPoseBackend {
 
     fn clip_loops(&self, clip: ClipId) -> bool {
         self.skeleton.clips.get(clip.0 as usize).is_some_and(|c| c.looping)
+    }
+
+    /// A `.mskel` clip's event keys double as its sync markers (name, time).
+    fn clip_markers(&self, clip: ClipId) -> Vec<(String, f32)> {
+        let Some(clip) = self.skeleton.clips.get(clip.0 as usize) else { return Vec::new() };
+        let names = &self.skeleton.data.events;
+        clip.events.iter().filter_map(|&(t, e)| names.get(e as usize).map(|n| (n.clone(), t))).collect()
     }
 
     /// The contract of [`PoseBackend::apply`], on pose arrays:
@@ -305,7 +312,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 let w = sample.weight;
                 for channel in &clip.channels {
                     let b = channel.bone as usize;
-                    if mask.is_some_and(|m| !m[b]) {
+                    if mask.is_some_and(|m| m[b] <= 0.0) {
                         continue;
                     }
                     let v = crate::skeleton::sample_channel(channel, sample.time);
@@ -332,9 +339,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 }
                 for (slot, first, width, keys) in &clip.colors {
                     let s = *slot as usize;
-                    if mask.is_some_and(|m| !m[skeleton.slot_bones[s] as usize]) {
+                    let bone_weight = mask.map_or(1.0, |m| m[skeleton.slot_bones[s] as usize]);
+                    if bone_weight <= 0.0 {
                         continue;
                     }
+                    let w = w * bone_weight;
                     let v = sample_keys(keys, sample.time);
                     for (i, value) in v.iter().enumerate().take(*width as usize) {
                         let k = *first as usize + i;
@@ -343,9 +352,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     }
                 }
                 for d in &clip.deform {
-                    if mask.is_some_and(|m| !m[skeleton.slot_bones[d.slot as usize] as usize]) {
+                    let bone_weight = mask.map_or(1.0, |m| m[skeleton.slot_bones[d.slot as usize] as usize]);
+                    if bone_weight <= 0.0 {
                         continue;
                     }
+                    let w = w * bone_weight;
                     let range = skeleton.deform_range(d.deform);
                     let (a, b, f) = deform_segment(d, sample.time);
                     let len = range.len();
@@ -365,9 +376,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     }
                 }
                 for m in &clip.mixes {
-                    if mask.is_some_and(|mask| !mask[m.bone as usize]) {
+                    let bone_weight = mask.map_or(1.0, |mask| mask[m.bone as usize]);
+                    if bone_weight <= 0.0 {
                         continue;
                     }
+                    let w = w * bone_weight;
                     let i = m.index as usize;
                     let value = crate::skeleton::sample_with_points(&m.keys, &m.points, sample.time)[0];
                     let reference = if additive { setup.mixes[i] } else { pose.mixes[i] };
@@ -375,9 +388,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 }
                 for (c, keys) in &clip.ik {
                     let c = *c as usize;
-                    if mask.is_some_and(|mask| !mask[skeleton.ik_first_bone(c)]) {
+                    let bone_weight = mask.map_or(1.0, |mask| mask[skeleton.ik_first_bone(c)]);
+                    if bone_weight <= 0.0 {
                         continue;
                     }
+                    let w = w * bone_weight;
                     if let Some(state) = crate::skeleton::sample_ik(keys, sample.time) {
                         let reference = if additive { setup.ik[c] } else { pose.ik[c] };
                         self.mix_delta[ik_at + 2 * c] += w * (state.mix - reference.mix);
@@ -401,8 +416,10 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         if additive { setup.channels[ROTATION][b] } else { pose.channels[ROTATION][b] };
                     sums.delta[ROTATION] = shortest(mean - reference) * weight;
                 }
+                // A weighted mask scales the layer per bone.
+                let weight = info.weight * mask.map_or(1.0, |m| m[b]);
                 for (channel, d) in pose.channels.iter_mut().zip(sums.delta) {
-                    channel[b] += info.weight * d;
+                    channel[b] += weight * d;
                 }
                 *sums = BoneSums::EMPTY;
             }
@@ -429,13 +446,14 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     state.softness += info.weight * delta[1];
                 }
             }
-            // Discrete values: the heaviest sample of the highest layer weighing at least 0.5.
+            // Discrete values: the heaviest sample of the highest layer weighing at least 0.5
+            // (layer weight x bone weight, under a weighted mask).
             if info.weight >= 0.5 {
                 if let Some(sample) = heaviest {
                     let clip = &skeleton.clips[sample.clip.0 as usize];
                     for (slot, keys) in &clip.attachments {
                         let s = *slot as usize;
-                        if mask.is_some_and(|m| !m[skeleton.slot_bones[s] as usize]) {
+                        if mask.is_some_and(|m| info.weight * m[skeleton.slot_bones[s] as usize] < 0.5) {
                             continue;
                         }
                         if let Some(a) = stepped(keys, sample.time) {
@@ -443,7 +461,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
                         }
                     }
                     for (bone, keys) in &clip.inherit {
-                        if mask.is_some_and(|m| !m[*bone as usize]) {
+                        if mask.is_some_and(|m| info.weight * m[*bone as usize] < 0.5) {
                             continue;
                         }
                         if let Some(mode) = stepped(keys, sample.time) {
@@ -452,7 +470,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
                     }
                     for t in &clip.sequence {
                         let s = t.slot as usize;
-                        if mask.is_some_and(|m| !m[skeleton.slot_bones[s] as usize]) {
+                        if mask.is_some_and(|m| info.weight * m[skeleton.slot_bones[s] as usize] < 0.5) {
                             continue;
                         }
                         // Before its first key a timeline keys nothing (the setup frame, or

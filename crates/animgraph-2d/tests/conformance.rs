@@ -257,3 +257,15 @@ fn one_and_two_bone_ik_reach_the_target() {
     let to_target = (target - w.translation).normalize();
     assert!(direction.dot(to_target) > 0.9999, "{direction} vs {to_target}");
 }
+
+/// A `.mskel` clip's event keys are its sync markers (GBot's footsteps).
+#[test]
+fn clip_events_are_the_clips_sync_markers() {
+    let path = format!("{}/../../assets/characters/gbot/gbot.mskel", env!("CARGO_MANIFEST_DIR"));
+    let data = animgraph_2d::Skeleton2DData::load(&path).unwrap();
+    let mut b = Skeleton2DPoseBackend::new(Arc::new(animgraph_2d::Skeleton2D::new(data).unwrap()));
+    let walk = b.resolve_clip("walk").unwrap();
+    assert_eq!(b.clip_markers(walk), vec![("footstep".to_string(), 0.6), ("footstep".to_string(), 1.8)]);
+    let wave = b.resolve_clip("wave").unwrap();
+    assert!(b.clip_markers(wave).is_empty());
+}

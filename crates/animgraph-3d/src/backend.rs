@@ -117,11 +117,11 @@ impl Below<'_> {
         baked: &Baked,
         row: impl BakedRow,
         w: f32,
-        mask: Option<&[bool]>,
+        mask: Option<&[f32]>,
     ) {
         let [t_end, r_end] = baked.ends;
         let n = baked.joints.len();
-        let included = |j: usize| mask.is_none_or(|m| m[j]);
+        let included = |j: usize| mask.is_none_or(|m| m[j] > 0.0);
         for (&j, v) in baked.joints[..t_end].iter().zip(row.vectors(0..t_end)) {
             let j = j as usize;
             if included(j) {
@@ -268,7 +268,7 @@ impl Skeleton3DPoseBackend {
         let s = &self.skeleton;
         m.iter()
             .enumerate()
-            .filter(|(_, on)| **on)
+            .filter(|(_, weight)| **weight > 0.0)
             .map(|(j, _)| s.names.get(j).unwrap_or_else(|| &s.morph_groups[j - s.bone_count()].name).clone())
             .collect()
     }
@@ -349,6 +349,10 @@ impl PoseBackend for Skeleton3DPoseBackend {
         true
     }
 
+    fn clip_markers(&self, clip: ClipId) -> Vec<(String, f32)> {
+        self.skeleton.clips.get(clip.0 as usize).map(|c| c.markers.clone()).unwrap_or_default()
+    }
+
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         let skeleton = &*self.skeleton;
         let pose = &mut self.pose;
@@ -367,7 +371,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
                 continue;
             }
             let mask = info.mask.and_then(|m| self.masks.get(m));
-            let excluded = |j: usize| mask.is_some_and(|m| !m[j]);
+            let excluded = |j: usize| mask.is_some_and(|m| m[j] <= 0.0);
             let additive = info.blend == ClipBlend::Additive;
             self.accum.fill(Accum::EMPTY);
             if morphs {
@@ -384,9 +388,13 @@ impl PoseBackend for Skeleton3DPoseBackend {
                     for channel in &clip.morph {
                         let g = channel.group as usize;
                         let group = &skeleton.morph_groups[g];
-                        if mask.is_some_and(|m| !m.get(skeleton.bone_count() + g).copied().unwrap_or(false)) {
+                        // A morph group's weight under the mask (by its name or its owner joint).
+                        let group_weight =
+                            mask.map_or(1.0, |m| m.get(skeleton.bone_count() + g).copied().unwrap_or(0.0));
+                        if group_weight <= 0.0 {
                             continue;
                         }
+                        let w = w * group_weight;
                         let n = group.default_weights.len();
                         let sampled = &mut self.morph_scratch[..n];
                         sampled.copy_from_slice(&pose.morph_weights[group.first..group.first + n]);
@@ -430,9 +438,11 @@ impl PoseBackend for Skeleton3DPoseBackend {
             }
             let joints =
                 self.accum.iter().zip(&mut pose.translations).zip(&mut pose.scales).zip(&mut pose.rotations);
-            for (((acc, translation), scale), rotation) in joints {
-                *translation += info.weight * acc.translation;
-                *scale += info.weight * acc.scale;
+            for (j, (((acc, translation), scale), rotation)) in joints.enumerate() {
+                // A weighted mask scales the layer per joint.
+                let layer_weight = info.weight * mask.map_or(1.0, |m| m[j]);
+                *translation += layer_weight * acc.translation;
+                *scale += layer_weight * acc.scale;
                 if acc.count == 0 {
                     continue;
                 }
@@ -450,7 +460,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
                         (Quat::from_vec4(acc.sum / total), acc.total)
                     }
                 };
-                let amount = (filled * info.weight).clamp(0.0, 1.0);
+                let amount = (filled * layer_weight).clamp(0.0, 1.0);
                 *rotation = if amount >= 1.0 && !additive {
                     blend.normalize()
                 } else if additive {

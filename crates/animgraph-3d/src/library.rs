@@ -154,7 +154,13 @@ impl Skeleton3D {
                 })
                 .collect();
             report.clips.push(name.clone());
-            self.push_clip(Clip3D { name, duration: clip.duration, channels, morph });
+            self.push_clip(Clip3D {
+                name,
+                duration: clip.duration,
+                channels,
+                morph,
+                markers: clip.markers.clone(),
+            });
         }
         Ok(report)
     }

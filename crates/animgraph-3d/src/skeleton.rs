@@ -314,6 +314,8 @@ pub struct Clip3D {
     pub channels: Vec<Channel>,
     /// Morph-target weight channels.
     pub morph: Vec<MorphChannel>,
+    /// Sync markers `(name, seconds)` in time order, from a `NAME.markers.json` sidecar.
+    pub markers: Vec<(String, f32)>,
 }
 
 /// The morph targets of one mesh node (glTF's `weights` of a node): their weights are channels

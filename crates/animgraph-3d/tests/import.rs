@@ -263,3 +263,32 @@ fn the_same_graph_drives_gbot_and_the_robot() {
         character.buffer().samples().iter().filter(|s| s.layer == 0).map(|s| s.clip.0).collect();
     assert_eq!(samples, [10], "walk maps to the Robot's Walking (clip 10)");
 }
+
+/// Sync markers come from `NAME.markers.json` beside the model; a broken sidecar is an error
+/// naming the file and the place, never ignored.
+#[test]
+fn markers_come_from_a_sidecar_beside_the_model() {
+    let dir = std::env::temp_dir().join(format!("animgraph-markers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("Fox.glb");
+    std::fs::copy(asset("fox/Fox.glb"), &model).unwrap();
+    assert!(import_file(&model).unwrap().skeleton.clips.iter().all(|c| c.markers.is_empty()));
+    std::fs::write(dir.join("Fox.markers.json"), r#"{"Walk": [["L", 0.1], ["R", 0.45]]}"#).unwrap();
+    let skeleton = Arc::new(import_file(&model).unwrap().skeleton);
+    assert_eq!(skeleton.clip("Walk").unwrap().markers, vec![("L".to_string(), 0.1), ("R".to_string(), 0.45)]);
+    let mut backend = Skeleton3DPoseBackend::new(skeleton.clone());
+    let walk = backend.resolve_clip("Walk").unwrap();
+    assert_eq!(backend.clip_markers(walk).len(), 2);
+    let run = backend.resolve_clip("Run").unwrap();
+    assert!(backend.clip_markers(run).is_empty());
+    std::fs::write(dir.join("Fox.markers.json"), r#"{"Walk": [["L", 99]]}"#).unwrap();
+    let e = import_file(&model).unwrap_err().to_string();
+    assert!(
+        e.contains("Fox.markers.json") && e.contains("\"Walk\"[0]") && e.contains("outside the clip"),
+        "{e}"
+    );
+    std::fs::write(dir.join("Fox.markers.json"), r#"{"Trot": []}"#).unwrap();
+    let e = import_file(&model).unwrap_err().to_string();
+    assert!(e.contains("\"Trot\": no clip"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -671,12 +671,12 @@ fn graph_settings(ui: &mut egui::Ui, doc: &mut Document, character: Option<&Char
         ) {
             doc.edit_graph(|g| g.layers[l].weight_parameter = v);
         }
+        mask_editor(ui, doc, l, character);
         if let Some(v) =
             choose(ui, "Travel mode", layer.travel_mode, &TravelMode::ALL, |x| x.as_str().to_string())
         {
             doc.edit_graph(|g| g.layers[l].travel_mode = v);
         }
-        mask_editor(ui, doc, l, character);
         ui.separator();
     }
     ui.heading("Graph");
@@ -735,9 +735,23 @@ fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Optio
         });
     }
     let mut toggled: Option<String> = None;
+    let mut weighted: Option<(String, f32)> = None;
+    // A listed bone's weight (0..1), dragged beside its name.
+    let mut weight_field = |ui: &mut egui::Ui, name: &str| {
+        let Some(at) = mask.bones.iter().position(|b| b == name) else { return };
+        let mut w = mask.weights.get(at).copied().unwrap_or(1.0);
+        let response =
+            ui.add(egui::DragValue::new(&mut w).range(0.0..=1.0).speed(0.01).max_decimals(2)).on_hover_text(
+                "How much of the layer this bone (and, with Include children, its unlisted children) takes",
+            );
+        name_widget(ui, &response, &format!("weight of {name}"));
+        if response.changed() {
+            weighted = Some((name.to_string(), w));
+        }
+    };
     match character {
         Some(character) => {
-            ui.label(format!("Bones of {} (ticked: in the mask)", character.name));
+            ui.label(format!("Bones of {} (ticked: in the mask, with its weight)", character.name));
             egui::ScrollArea::vertical().id_salt("mask-bones").max_height(240.0).show(ui, |ui| {
                 for (b, bone) in character.bones.iter().enumerate() {
                     let depth = character.depth(b);
@@ -747,6 +761,7 @@ fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Optio
                         if ui.checkbox(&mut inside, &bone.name).changed() {
                             toggled = Some(bone.name.clone());
                         }
+                        weight_field(ui, &bone.name);
                     });
                 }
             });
@@ -766,6 +781,7 @@ fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Optio
             for name in &mask.bones {
                 ui.horizontal(|ui| {
                     ui.label(name);
+                    weight_field(ui, name);
                     if ui.small_button("x").on_hover_text("Remove from the mask").clicked() {
                         toggled = Some(name.clone());
                     }
@@ -780,14 +796,36 @@ fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Optio
             ui.weak("Choose a skeleton to pick bones from its hierarchy.");
         }
     }
+    if let Some((name, w)) = weighted {
+        doc.edit_graph_coalesced(key(("mask-weight", l, &name)), |g| {
+            if let Some(m) = &mut g.layers[l].mask {
+                if let Some(at) = m.bones.iter().position(|b| *b == name) {
+                    // Weights are all or nothing: the first one set fills the others with 1.
+                    m.weights.resize(m.bones.len(), 1.0);
+                    m.weights[at] = w;
+                    if !m.is_weighted() {
+                        m.weights.clear();
+                    }
+                }
+            }
+        });
+    }
     if let Some(name) = toggled {
         doc.edit_graph(|g| {
             if let Some(m) = &mut g.layers[l].mask {
                 match m.bones.iter().position(|b| *b == name) {
                     Some(at) => {
                         m.bones.remove(at);
+                        if at < m.weights.len() {
+                            m.weights.remove(at);
+                        }
                     }
-                    None => m.bones.push(name),
+                    None => {
+                        m.bones.push(name);
+                        if !m.weights.is_empty() {
+                            m.weights.push(1.0);
+                        }
+                    }
                 }
             }
         });

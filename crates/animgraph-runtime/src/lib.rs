@@ -67,7 +67,7 @@
 //!
 //! // Any PoseBackend: a skeleton in a game; here one that records clip samples.
 //! let clips = [("idle", 2.0), ("walk", 0.708), ("run", 1.158), ("jump", 0.8)]
-//!     .map(|(name, length)| (name.to_string(), ClipSpec { length, looping: name != "jump" }));
+//!     .map(|(name, length)| (name.to_string(), ClipSpec::new(length, name != "jump")));
 //! let mut backend = RecordingBackend::new(&clips.into_iter().collect());
 //!
 //! let bound = Arc::new(BoundGraph::bind(&graph, &mut backend)?);    // bind once
@@ -107,6 +107,7 @@ pub mod json;
 pub mod link;
 #[cfg(feature = "lint")]
 pub mod lint;
+pub mod markers;
 pub mod mres;
 pub mod net;
 #[cfg(feature = "tools")]

@@ -146,14 +146,14 @@ fn interrupt_code(i: TransitionInterrupt) -> u8 {
 
 fn put_layer(out: &mut Vec<u8>, layer: &NetLayer, tick: u64) {
     // Flags: bit 0 transition, bit 1 several sources, bit 2 layer weight not 1, bit 3 exit bits,
-    // bit 4 explicit duration, bits 5-6 the transition's interrupt mode, bit 7 a path travel's
-    // hops left.
+    // bit 4 a transition extras byte (bit 0 explicit duration, bit 1 explicit start offset),
+    // bits 5-6 the transition's interrupt mode, bit 7 a path travel's hops left.
     let several = layer.sources.len() > 1;
     let flags = layer.transition.is_some() as u8
         | (several as u8) << 1
         | ((layer.layer_weight != 1.0) as u8) << 2
         | ((layer.current_exited != 0 || layer.transition.is_some_and(|t| t.target_exited != 0)) as u8) << 3
-        | (layer.transition.is_some_and(|t| t.duration.is_some()) as u8) << 4
+        | (layer.transition.is_some_and(|t| t.duration.is_some() || t.offset.is_some()) as u8) << 4
         | layer.transition.map_or(0, |t| interrupt_code(t.interrupt)) << 5
         | (!layer.travel.is_empty() as u8) << 7;
     out.push(flags);
@@ -175,8 +175,14 @@ fn put_layer(out: &mut Vec<u8>, layer: &NetLayer, tick: u64) {
         put_varint(out, t.transition.map_or(0, |id| id as u64 + 1));
         put_varint(out, t.target as u64);
         put_varint(out, tick - t.start_tick.min(tick));
+        if flags & 0x10 != 0 {
+            out.push(t.duration.is_some() as u8 | (t.offset.is_some() as u8) << 1);
+        }
         if let Some(d) = t.duration {
             out.extend_from_slice(&d.to_le_bytes());
+        }
+        if let Some(o) = t.offset {
+            out.extend_from_slice(&o.to_le_bytes());
         }
     }
     if flags & 8 != 0 {
@@ -214,10 +220,18 @@ fn read_layer(r: &mut Reader, tick: u64) -> Result<NetLayer, NetError> {
         let id = r.count(u16::MAX as usize + 1)?;
         let target = r.count(u16::MAX as usize)? as u16;
         let start_tick = r.tick(tick)?;
-        let duration = if flags & 0x10 != 0 { Some(r.f32()?) } else { None };
+        let extras = if flags & 0x10 != 0 { r.byte()? } else { 0 };
+        if extras & !3 != 0 || (flags & 0x10 != 0 && extras == 0) {
+            return Err(NetError::Malformed("unknown transition extras"));
+        }
+        let duration = if extras & 1 != 0 { Some(r.f32()?) } else { None };
+        let offset = if extras & 2 != 0 { Some(r.f32()?) } else { None };
         let interrupt = TransitionInterrupt::ALL[((flags >> 5) & 3) as usize];
         if duration.is_some_and(|d| !d.is_finite()) || (duration.is_none() && id == 0) {
             return Err(NetError::Malformed("bad duration"));
+        }
+        if offset.is_some_and(|o| !o.is_finite()) {
+            return Err(NetError::Malformed("bad start offset"));
         }
         transition = Some(NetTransition {
             transition: id.checked_sub(1).map(|i| i as u16),
@@ -225,6 +239,7 @@ fn read_layer(r: &mut Reader, tick: u64) -> Result<NetLayer, NetError> {
             start_tick,
             duration,
             interrupt,
+            offset,
             target_exited: 0,
         });
     }

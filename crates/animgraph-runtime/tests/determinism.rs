@@ -115,7 +115,7 @@ fn load(path: &str) -> AnimationGraph {
 }
 
 fn clips(list: &[(&str, f32, bool)]) -> BTreeMap<String, ClipSpec> {
-    list.iter().map(|(n, l, looping)| (n.to_string(), ClipSpec { length: *l, looping: *looping })).collect()
+    list.iter().map(|(n, l, looping)| (n.to_string(), ClipSpec::new(*l, *looping))).collect()
 }
 
 proptest! {

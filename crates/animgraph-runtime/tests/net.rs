@@ -117,14 +117,16 @@ fn state_strategy() -> impl Strategy<Value = NetState> {
         proptest::option::of(0.0f32..3.0),
         0usize..4,
         0u32..16,
+        proptest::option::of(0.0f32..1.0),
     )
-        .prop_map(|(transition, target, age, duration, i, target_exited)| NetTransition {
+        .prop_map(|(transition, target, age, duration, i, target_exited, offset)| NetTransition {
             transition,
             target,
             start_tick: 5000 - age,
             // Travel always carries its duration.
             duration: if transition.is_none() { Some(duration.unwrap_or(0.2)) } else { duration },
             interrupt: TransitionInterrupt::ALL[i],
+            offset,
             target_exited,
         });
     let layer = (

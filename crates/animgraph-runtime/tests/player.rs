@@ -695,3 +695,62 @@ fn restore_and_rebind_end_open_windows_then_reopen_them() {
     // 0.75: combo [0.5, 0.9) ends with the rebind and reopens.
     assert_eq!(event_names(&player), ["]Attack.combo", "[Attack.combo"]);
 }
+
+/// Markers a sample crossed this frame: names of keys in `(prev, time]`, across the loop.
+fn crossed(markers: &[(&str, f32)], sample: &animgraph_runtime::ClipSample, length: f32) -> Vec<String> {
+    let inside = |t: f32| {
+        if sample.looped {
+            t > sample.prev_time && t <= length || t <= sample.time
+        } else {
+            t > sample.prev_time && t <= sample.time
+        }
+    };
+    let mut names: Vec<String> =
+        markers.iter().filter(|(_, t)| inside(*t)).map(|(n, _)| n.to_string()).collect();
+    names.sort();
+    names
+}
+
+/// A walk (L at 0, R at 0.5 of 1 s) and a run with other timings and order (R at 0.125, L at
+/// 0.5 of 0.75 s) in a 1D space with SyncMarkers: at every speed, whenever one clip passes a
+/// foot plant the other passes the same one on the same frame. Without SyncMarkers (SyncTime
+/// only) they do not.
+#[test]
+fn marker_synced_blend_spaces_plant_the_same_foot_on_the_same_frame() {
+    let walk_markers = [("L", 0.0), ("R", 0.5)];
+    let run_markers = [("R", 0.125), ("L", 0.5)];
+    let run_with = |sync_markers: bool| -> (usize, usize) {
+        let mut graph = scenario_graph("markers.mres");
+        if let StateKind::BlendSpace1D(b) = &mut graph.layers[0].machine.states[2].kind {
+            b.sync_markers = sync_markers;
+        }
+        let mut b = backend(&[("walk", 1.0, true), ("run", 0.75, true)]);
+        b.set_markers("walk", &walk_markers);
+        b.set_markers("run", &run_markers);
+        let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
+        let mut buffer = player.new_buffer();
+        player.travel(0, "Move").unwrap();
+        let (mut agreeing, mut disagreeing) = (0, 0);
+        for frame in 0..3_000u32 {
+            let speed = 0.5 + 0.45 * (frame as f32 * 0.003).sin();
+            player.set_float_by_name("speed", speed).unwrap();
+            player.advance(1.0 / 60.0, &mut buffer);
+            let samples = buffer.samples();
+            if samples.len() != 2 {
+                continue;
+            }
+            let walk = crossed(&walk_markers, &samples[0], 1.0);
+            let run = crossed(&run_markers, &samples[1], 0.75);
+            if walk.is_empty() && run.is_empty() {
+                continue;
+            }
+            if walk == run { agreeing += 1 } else { disagreeing += 1 }
+        }
+        (agreeing, disagreeing)
+    };
+    let (agreeing, disagreeing) = run_with(true);
+    assert!(agreeing > 100, "only {agreeing} foot plants");
+    assert_eq!(disagreeing, 0, "{disagreeing} frames where one clip planted a foot the other did not");
+    let (_, unsynced) = run_with(false);
+    assert!(unsynced > 50, "SyncTime alone keeps these feet apart ({unsynced} frames disagree)");
+}

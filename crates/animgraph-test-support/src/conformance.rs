@@ -60,8 +60,9 @@ pub fn rig() -> (Vec<RigBone>, Vec<RigClip>) {
     (bones, clips)
 }
 
-/// A layer of a case: blend, weight, mask (bone names, include children).
-pub type CaseLayer = (ClipBlend, f32, Option<(&'static [&'static str], bool)>);
+/// A layer of a case: blend, weight, mask (bone names, include children, per-bone weights: empty
+/// for all 1).
+pub type CaseLayer = (ClipBlend, f32, Option<(&'static [&'static str], bool, &'static [f32])>);
 
 /// One named case.
 #[derive(Clone, Debug)]
@@ -144,15 +145,42 @@ pub fn cases() -> Vec<Case> {
         ),
         case(
             "mask_limits_a_layer_to_its_bones_and_children",
-            vec![(Replace, 1.0, None), (Replace, 1.0, Some((&["arm"], true)))],
+            vec![(Replace, 1.0, None), (Replace, 1.0, Some((&["arm"], true, &[])))],
             vec![("slide", 1.0, 0), ("all", 1.0, 1)],
             vec![(0, TranslateX, 100.0), (1, Rotation, 60.0), (2, TranslateX, 15.0)],
         ),
         case(
             "mask_without_children_leaves_children_below",
-            vec![(Replace, 1.0, None), (Replace, 1.0, Some((&["arm"], false)))],
+            vec![(Replace, 1.0, None), (Replace, 1.0, Some((&["arm"], false, &[])))],
             vec![("slide", 1.0, 0), ("all", 1.0, 1)],
             vec![(0, TranslateX, 100.0), (1, Rotation, 60.0), (2, TranslateX, 5.0)],
+        ),
+        case(
+            "weighted_mask_scales_the_layer_per_bone",
+            vec![(Replace, 1.0, None), (Replace, 1.0, Some((&["root", "arm"], true, &[0.5, 1.0])))],
+            vec![("slide", 1.0, 0), ("all", 1.0, 1)],
+            // root: lerp(100, 50, 0.5); arm and hand (under arm, weight 1): the layer's values.
+            vec![(0, TranslateX, 75.0), (1, Rotation, 60.0), (2, TranslateX, 15.0)],
+        ),
+        case(
+            "weighted_mask_child_takes_its_nearest_listed_ancestors_weight",
+            vec![(Replace, 1.0, None), (Replace, 1.0, Some((&["root", "hand"], true, &[0.5, 0.0])))],
+            vec![("slide", 1.0, 0), ("all", 1.0, 1)],
+            // arm is unlisted: root's 0.5 (rotation 0 -> 60 half way); hand listed at 0 stays below.
+            vec![(0, TranslateX, 75.0), (1, Rotation, 30.0), (2, TranslateX, 5.0)],
+        ),
+        case(
+            "weighted_mask_scales_an_additive_layer",
+            vec![(Replace, 1.0, None), (Additive, 1.0, Some((&["arm"], true, &[0.5])))],
+            vec![("slide", 1.0, 0), ("turn", 1.0, 1)],
+            vec![(0, TranslateX, 100.0), (1, Rotation, 45.0)],
+        ),
+        case(
+            "weighted_mask_multiplies_with_the_layer_weight",
+            vec![(Replace, 1.0, None), (Replace, 0.5, Some((&["root"], false, &[0.5])))],
+            vec![("slide", 1.0, 0), ("slide_half", 1.0, 1)],
+            // 100 + 0.25 x (50 - 100)
+            vec![(0, TranslateX, 87.5)],
         ),
         case(
             "unkeyed_channels_keep_the_pose_below",
@@ -187,11 +215,11 @@ pub fn run<S: PoseBackend>(make: impl Fn() -> S, read: impl Fn(&S, usize, RigCha
             .map(|(blend, weight, mask)| LayerInfo {
                 blend: *blend,
                 weight: *weight,
-                mask: mask.and_then(|(bones, include_children)| {
+                mask: mask.and_then(|(bones, include_children, weights)| {
                     subject.resolve_mask(&BoneMask {
                         bones: bones.iter().map(|b| b.to_string()).collect(),
                         include_children,
-                        weights: Vec::new(),
+                        weights: weights.to_vec(),
                     })
                 }),
                 event_threshold: 0.5,

@@ -189,7 +189,7 @@ pub(crate) fn build(
                 None => reports.push((report, vec![name.clone()])),
             }
         }
-        clips.push(Clip3D { name, duration: duration.max(1.0 / 60.0), channels, morph });
+        clips.push(Clip3D { name, duration: duration.max(1.0 / 60.0), channels, morph, markers: Vec::new() });
     }
     for (report, names) in reports {
         let subject = if names.len() == 1 {

@@ -49,11 +49,40 @@ pub struct Imported3D {
     pub warnings: Vec<String>,
 }
 
-/// Imports a .glb or .gltf file (buffers and images beside it are read from its folder).
+/// Imports a .glb or .gltf file (buffers and images beside it are read from its folder), with
+/// the sync markers of a `NAME.markers.json` beside it when there is one.
 pub fn import_file(path: impl AsRef<Path>) -> Result<Imported3D, GltfError> {
     let path = path.as_ref();
     let bytes = source::read_bounded(path, MAX_FILE_BYTES).map_err(GltfError)?;
-    import_bytes(&bytes, Some(path.parent().unwrap_or(Path::new("."))))
+    let mut imported = import_bytes(&bytes, Some(path.parent().unwrap_or(Path::new("."))))?;
+    let sidecar = markers_path(path);
+    if sidecar.exists() {
+        let text = animgraph_runtime::files::read_text(&sidecar, MARKERS_FILE_BYTES)
+            .map_err(|e| GltfError(format!("{}: {e}", sidecar.display())))?;
+        add_markers(&mut imported.skeleton, &text)
+            .map_err(|e| GltfError(format!("{}: {e}; fix the file or delete it", sidecar.display())))?;
+    }
+    Ok(imported)
+}
+
+/// The largest markers sidecar read: 4 MiB.
+pub const MARKERS_FILE_BYTES: u64 = 4 << 20;
+
+/// Where a model's sync markers live: `NAME.markers.json` beside `NAME.glb` / `NAME.gltf`.
+pub fn markers_path(model: &Path) -> std::path::PathBuf {
+    model.with_extension("markers.json")
+}
+
+/// Gives the skeleton's clips the markers of a sidecar's text (`{"clip": [["L", 0.0], ...]}`,
+/// seconds), replacing those they had; clips the text does not name keep theirs.
+pub fn add_markers(skeleton: &mut Skeleton3D, text: &str) -> Result<(), String> {
+    let lists =
+        animgraph_runtime::markers::parse_sidecar(text, |clip| skeleton.clip(clip).map(|c| c.duration))?;
+    for (clip, markers) in lists {
+        let index = skeleton.clip_names.get(&clip).expect("parse_sidecar checked the clip exists");
+        skeleton.clips[index].markers = markers;
+    }
+    Ok(())
 }
 
 /// Extensions whose data the importer reads, or that change nothing it draws.

@@ -45,6 +45,14 @@ pub trait PoseBackend {
     ///    backwards), across the loop when `looped` is set.
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]);
 
+    /// The clip's sync markers: `(name, seconds)` in time order (2D: the clip's event keys; 3D:
+    /// a `NAME.markers.json` sidecar; scripts: a clip spec's `markers`). Called at bind only.
+    /// Backends without markers have none.
+    fn clip_markers(&self, clip: ClipId) -> Vec<(String, f32)> {
+        let _ = clip;
+        Vec::new()
+    }
+
     /// Whether the backend has a skin (an outfit: Spine's skins) of this name. Backends without
     /// skins have none.
     fn has_skin(&self, name: &str) -> bool {

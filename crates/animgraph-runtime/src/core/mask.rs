@@ -30,19 +30,25 @@ impl BoneMask {
         self.weights.iter().any(|&w| w != 1.0)
     }
 
-    /// Which bones of a skeleton the mask includes: `bone(name)` finds a bone's index, `parents`
-    /// lists each bone's parent (parents before children). Unknown names are added to `warnings`
-    /// once each and ignored. The one place the IncludeChildren rule lives, for every backend.
+    /// How much of the layer each bone of a skeleton takes: `bone(name)` finds a bone's index,
+    /// `parents` lists each bone's parent (parents before children). A listed bone takes its
+    /// weight (1 when `weights` is empty); under `include_children` an unlisted bone takes its
+    /// nearest listed ancestor's; every other bone 0 (excluded). Unknown names are added to
+    /// `warnings` once each and ignored. The one place the IncludeChildren and weight rules live,
+    /// for every backend.
     pub fn resolve(
         &self,
         bone: impl Fn(&str) -> Option<usize>,
         parents: &[Option<u16>],
         warnings: &mut Vec<String>,
-    ) -> Vec<bool> {
-        let mut on = vec![false; parents.len()];
-        for name in &self.bones {
+    ) -> Vec<f32> {
+        let mut listed: Vec<Option<f32>> = vec![None; parents.len()];
+        for (i, name) in self.bones.iter().enumerate() {
             match bone(name) {
-                Some(b) if b < on.len() => on[b] = true,
+                Some(b) if b < listed.len() => {
+                    let w = self.weights.get(i).copied().unwrap_or(1.0);
+                    listed[b] = Some(if w.is_finite() { w.clamp(0.0, 1.0) } else { 0.0 });
+                }
                 _ => {
                     let warning = format!("mask bone \"{name}\" is not in the skeleton; it is ignored");
                     if !warnings.contains(&warning) {
@@ -52,13 +58,15 @@ impl BoneMask {
             }
         }
         if self.include_children {
-            // Parents come first, so one pass marks every descendant.
-            for b in 0..on.len() {
-                if let Some(p) = parents[b] {
-                    on[b] |= on[p as usize];
+            // Parents come first, so one pass hands each listed weight down to its descendants.
+            for b in 0..listed.len() {
+                if listed[b].is_none() {
+                    if let Some(p) = parents[b] {
+                        listed[b] = listed.get(p as usize).copied().flatten();
+                    }
                 }
             }
         }
-        on
+        listed.into_iter().map(|w| w.unwrap_or(0.0)).collect()
     }
 }

@@ -1,5 +1,5 @@
 //! The name half of [`PoseBackend`](super::PoseBackend) that every skeleton backend shares:
-//! clip names (with aliases) to clip ids, and bone masks resolved to per-bone flags.
+//! clip names (with aliases) to clip ids, and bone masks resolved to per-bone weights.
 
 use std::collections::HashMap;
 
@@ -53,7 +53,8 @@ impl ClipNames {
 /// Bone masks a backend has resolved, by [`MaskId`], with the warnings resolving them raised.
 #[derive(Clone, Debug, Default)]
 pub struct ResolvedMasks {
-    masks: Vec<Vec<bool>>,
+    /// Per mask, each bone's weight (0: excluded).
+    masks: Vec<Vec<f32>>,
     warnings: Vec<String>,
 }
 
@@ -72,8 +73,8 @@ impl ResolvedMasks {
         MaskId(self.masks.len() as u32 - 1)
     }
 
-    /// A resolved mask: one flag per bone.
-    pub fn get(&self, mask: MaskId) -> Option<&[bool]> {
+    /// A resolved mask: each bone's weight, 0 for a bone it excludes (see [`BoneMask::resolve`]).
+    pub fn get(&self, mask: MaskId) -> Option<&[f32]> {
         self.masks.get(mask.0 as usize).map(Vec::as_slice)
     }
 
@@ -105,8 +106,29 @@ mod tests {
         let mask = BoneMask::new(vec!["arm".into(), "tail".into()], true);
         let a = masks.resolve(&mask, bone, &parents);
         let b = masks.resolve(&mask, bone, &parents);
-        assert_eq!(masks.get(a), Some(&[false, true, true][..]));
+        assert_eq!(masks.get(a), Some(&[0.0, 1.0, 1.0][..]));
         assert_ne!(a, b);
         assert_eq!(masks.warnings().len(), 1, "{:?}", masks.warnings());
+    }
+
+    #[test]
+    fn weighted_masks_hand_weights_down_to_unlisted_children() {
+        // root > spine > arm > hand, root > leg
+        let parents = [None, Some(0), Some(1), Some(2), Some(0)];
+        let names = ["root", "spine", "arm", "hand", "leg"];
+        let bone = |n: &str| names.iter().position(|b| *b == n);
+        let mut masks = ResolvedMasks::default();
+        let mask =
+            BoneMask { weights: vec![0.5, 1.0], ..BoneMask::new(vec!["spine".into(), "arm".into()], true) };
+        let id = masks.resolve(&mask, bone, &parents);
+        // hand takes its nearest listed ancestor's (arm's) weight, not spine's; leg is outside.
+        assert_eq!(masks.get(id), Some(&[0.0, 0.5, 1.0, 1.0, 0.0][..]));
+        let alone = BoneMask { include_children: false, ..mask.clone() };
+        let id = masks.resolve(&alone, bone, &parents);
+        assert_eq!(masks.get(id), Some(&[0.0, 0.5, 1.0, 0.0, 0.0][..]));
+        // A listed 0 excludes the bone and, under IncludeChildren, what hangs below it.
+        let zero = BoneMask { weights: vec![0.0], ..BoneMask::new(vec!["arm".into()], true) };
+        let id = masks.resolve(&zero, bone, &parents);
+        assert_eq!(masks.get(id), Some(&[0.0; 5][..]));
     }
 }

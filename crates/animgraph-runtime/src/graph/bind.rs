@@ -93,9 +93,12 @@ fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<BoundGr
             mixes: Vec::new(),
             default_mix: graph.default_mix,
             windows: Vec::new(),
+            markers: Vec::new(),
+            marker_names: Vec::new(),
             warnings: Vec::new(),
         },
         clips: HashMap::new(),
+        clip_markers: HashMap::new(),
         mix_keys: HashMap::new(),
         pending: Vec::new(),
         machine_any: Vec::new(),
@@ -122,12 +125,16 @@ struct PendingTransition {
     offset: f32,
     interrupt: TransitionInterrupt,
     curve: super::TransitionCurve,
+    blend: super::TransitionBlend,
+    sync: super::TransitionSync,
 }
 
 struct Binder<'a> {
     backend: &'a mut dyn PoseBackend,
     out: BoundGraph,
     clips: HashMap<String, Option<(ClipId, f32, bool)>>,
+    /// Each clip's markers, by clip name.
+    clip_markers: HashMap<String, Range<u32>>,
     mix_keys: HashMap<String, MixKey>,
     pending: Vec<PendingTransition>,
     /// Per machine: its `*` transitions (indices into `pending`).
@@ -151,6 +158,59 @@ impl Binder<'_> {
     fn mix_key(&mut self, name: &str) -> MixKey {
         let next = MixKey(self.mix_keys.len() as u32);
         *self.mix_keys.entry(name.to_string()).or_insert(next)
+    }
+
+    /// A clip's sync markers as phases (`seconds / length`, a marker at the very end wrapping to
+    /// 0), sorted, with interned names; stored once per clip name.
+    fn markers_of(&mut self, name: &str, clip: Option<(ClipId, f32, bool)>) -> Range<u32> {
+        if let Some(r) = self.clip_markers.get(name) {
+            return r.clone();
+        }
+        let start = self.out.markers.len() as u32;
+        if let Some((id, length, _)) = clip {
+            let mut list: Vec<crate::markers::Marker> = Vec::new();
+            for (marker, seconds) in
+                self.backend.clip_markers(id).into_iter().take(crate::markers::MAX_MARKERS)
+            {
+                if !seconds.is_finite() {
+                    continue;
+                }
+                let name = match self.out.marker_names.iter().position(|n| *n == marker) {
+                    Some(i) => i as u32,
+                    None => {
+                        self.out.marker_names.push(marker);
+                        self.out.marker_names.len() as u32 - 1
+                    }
+                };
+                list.push(crate::markers::Marker { name, phase: (seconds / length).rem_euclid(1.0) });
+            }
+            list.sort_by(|a, b| a.phase.total_cmp(&b.phase));
+            self.out.markers.extend(list);
+        }
+        let range = start..self.out.markers.len() as u32;
+        self.clip_markers.insert(name.to_string(), range.clone());
+        range
+    }
+
+    /// With `SyncMarkers`: the first point with markers becomes the reference, and every point
+    /// finds its marker named like the reference's first (see [`crate::markers`]).
+    fn marker_reference(&mut self, sync_markers: bool, points: &Range<u32>) -> Option<u16> {
+        if !sync_markers {
+            return None;
+        }
+        let graph = &mut self.out;
+        let relative = graph.points[points.start as usize..points.end as usize]
+            .iter()
+            .position(|p| !p.markers.is_empty())?;
+        let reference = &graph.points[points.start as usize + relative];
+        let first = graph.markers[reference.markers.start as usize].name;
+        for p in points.start..points.end {
+            let point = &graph.points[p as usize];
+            let markers = &graph.markers[point.markers.start as usize..point.markers.end as usize];
+            let align = markers.iter().position(|m| m.name == first).map(|i| i as u16);
+            graph.points[p as usize].align = align;
+        }
+        Some(relative as u16)
     }
 
     fn clip(&mut self, name: &str) -> Option<(ClipId, f32, bool)> {
@@ -307,6 +367,7 @@ impl Binder<'_> {
                         clip: clip.map(|c| c.0),
                         length: clip.map_or(1.0, |c| c.1),
                         looping: c.looping,
+                        markers: self.markers_of(&c.clip, clip),
                     })
                 }
                 StateKind::BlendSpace1D(space) => {
@@ -314,39 +375,44 @@ impl Binder<'_> {
                     for (clip, &position) in space.clips.iter().zip(&space.positions) {
                         let resolved = self.clip(clip);
                         self.out.positions.push(position);
+                        let markers = self.markers_of(clip, resolved);
                         self.out.points.push(BlendPoint {
                             clip: resolved.map(|c| c.0),
                             length: resolved.map_or(1.0, |c| c.1),
                             looping: resolved.is_none_or(|c| c.2),
+                            markers,
+                            align: None,
                         });
                     }
                     let param = self.param(&space.parameter).expect("validated");
-                    Some(Motion::Blend {
-                        input: BlendInput::OneD(param),
-                        points: start..self.out.points.len() as u32,
-                        sync: space.sync_time,
-                    })
+                    let points = start..self.out.points.len() as u32;
+                    let reference = self.marker_reference(space.sync_markers, &points);
+                    // Marker sync runs on a shared phase clock, as SyncTime does.
+                    let sync = space.sync_time || reference.is_some();
+                    Some(Motion::Blend { input: BlendInput::OneD(param), points, sync, reference })
                 }
                 StateKind::BlendSpace2D(space) => {
                     let start = self.out.points.len() as u32;
                     for clip in &space.clips {
                         let resolved = self.clip(clip);
                         self.out.positions.push(0.0);
+                        let markers = self.markers_of(clip, resolved);
                         self.out.points.push(BlendPoint {
                             clip: resolved.map(|c| c.0),
                             length: resolved.map_or(1.0, |c| c.1),
                             looping: resolved.is_none_or(|c| c.2),
+                            markers,
+                            align: None,
                         });
                     }
                     let x = self.param(&space.parameter_x).expect("validated");
                     let y = self.param(&space.parameter_y).expect("validated");
                     let index = self.out.spaces.len() as u32;
                     self.out.spaces.push(Triangulation2D::new(&space.positions));
-                    Some(Motion::Blend {
-                        input: BlendInput::TwoD(x, y, index),
-                        points: start..self.out.points.len() as u32,
-                        sync: space.sync_time,
-                    })
+                    let points = start..self.out.points.len() as u32;
+                    let reference = self.marker_reference(space.sync_markers, &points);
+                    let sync = space.sync_time || reference.is_some();
+                    Some(Motion::Blend { input: BlendInput::TwoD(x, y, index), points, sync, reference })
                 }
                 StateKind::SubMachine(inner) => {
                     sub_machines.push((id, inner, state_index));
@@ -418,6 +484,8 @@ impl Binder<'_> {
                 offset: t.offset,
                 interrupt: t.interrupt,
                 curve: t.curve,
+                blend: t.blend,
+                sync: t.sync,
             });
             match from {
                 None => self.machine_any[machine_id.index()].push(index),
@@ -476,6 +544,8 @@ impl Binder<'_> {
                 offset: p.offset,
                 interrupt: p.interrupt,
                 curve: p.curve,
+                blend: p.blend,
+                sync: p.sync,
                 rank: rank[i],
             });
         }

@@ -80,8 +80,11 @@ pub(crate) struct MachineDef {
 
 /// How a leaf state's clips are timed and weighted.
 pub(crate) enum Motion {
-    Clip { clip: Option<ClipId>, length: f32, looping: bool },
-    Blend { input: BlendInput, points: Range<u32>, sync: bool },
+    /// `markers`: the clip's sync markers in `BoundGraph::markers`.
+    Clip { clip: Option<ClipId>, length: f32, looping: bool, markers: Range<u32> },
+    /// `reference`: with `SyncMarkers`, the point (relative index) whose marker segments the
+    /// clock counts (`None`: no marker sync; `sync` then says whether `SyncTime` applies).
+    Blend { input: BlendInput, points: Range<u32>, sync: bool, reference: Option<u16> },
 }
 
 /// What places a blend space's point.
@@ -156,6 +159,10 @@ pub(crate) struct TransitionDef {
     pub interrupt: TransitionInterrupt,
     /// How the crossfade weight follows its progress.
     pub curve: super::TransitionCurve,
+    /// Crossfade or inertial.
+    pub blend: super::TransitionBlend,
+    /// Where the target starts: at `offset`, or matched to the source's markers.
+    pub sync: super::TransitionSync,
     /// Global order: priority descending, then outer machines first, then list order.
     pub rank: u32,
 }
@@ -247,6 +254,11 @@ pub(crate) struct BlendPoint {
     pub clip: Option<ClipId>,
     pub length: f32,
     pub looping: bool,
+    /// The clip's sync markers in `BoundGraph::markers`.
+    pub markers: Range<u32>,
+    /// With `SyncMarkers`: the index of its marker named like the reference's first (`None`: it
+    /// follows the reference's phase).
+    pub align: Option<u16>,
 }
 
 pub(crate) struct MixDef {
@@ -289,6 +301,10 @@ pub struct BoundGraph {
     pub(crate) default_mix: f32,
     /// Every state's windows, each state's in one run (`StateDef::windows`).
     pub(crate) windows: Vec<WindowDef>,
+    /// Every clip's sync markers (per clip one run, sorted by phase).
+    pub(crate) markers: Vec<crate::markers::Marker>,
+    /// Marker names, by the ids markers carry.
+    pub(crate) marker_names: Vec<String>,
     pub(crate) warnings: Vec<Finding>,
 }
 
@@ -453,6 +469,15 @@ impl BoundGraph {
 
     pub(crate) fn conditions(&self, t: &TransitionDef) -> &[ConditionDef] {
         &self.conditions[t.conditions.start as usize..t.conditions.end as usize]
+    }
+
+    pub(crate) fn markers(&self, range: &Range<u32>) -> &[crate::markers::Marker] {
+        &self.markers[range.start as usize..range.end as usize]
+    }
+
+    /// A marker name's id (for tests and tools).
+    pub fn marker_name(&self, id: u32) -> Option<&str> {
+        self.marker_names.get(id as usize).map(String::as_str)
     }
 
     pub(crate) fn points(&self, range: &Range<u32>) -> &[BlendPoint] {

@@ -33,9 +33,17 @@ impl RecordingBackend {
     pub fn with_clips(clips: &[(&str, f32, bool)]) -> Self {
         let map: BTreeMap<String, ClipSpec> = clips
             .iter()
-            .map(|(n, length, looping)| (n.to_string(), ClipSpec { length: *length, looping: *looping }))
+            .map(|(n, length, looping)| (n.to_string(), ClipSpec::new(*length, *looping)))
             .collect();
         RecordingBackend::new(&map)
+    }
+
+    /// Gives a clip sync markers `(name, seconds)` (before bind). Returns false when there is
+    /// no such clip.
+    pub fn set_markers(&mut self, clip: &str, markers: &[(&str, f32)]) -> bool {
+        let Some(i) = self.names.iter().position(|n| n == clip) else { return false };
+        self.specs[i].markers = markers.iter().map(|(n, t)| (n.to_string(), *t)).collect();
+        true
     }
 
     /// A clip's name.
@@ -70,6 +78,10 @@ impl PoseBackend for RecordingBackend {
 
     fn clip_loops(&self, clip: ClipId) -> bool {
         self.specs.get(clip.0 as usize).is_some_and(|s| s.looping)
+    }
+
+    fn clip_markers(&self, clip: ClipId) -> Vec<(String, f32)> {
+        self.specs.get(clip.0 as usize).map(|s| s.markers.clone()).unwrap_or_default()
     }
 
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {

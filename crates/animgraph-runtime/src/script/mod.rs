@@ -47,6 +47,15 @@ pub struct ClipSpec {
     pub length: f32,
     /// Loops by default.
     pub looping: bool,
+    /// Sync markers: `(name, seconds)`, in time order.
+    pub markers: Vec<(String, f32)>,
+}
+
+impl ClipSpec {
+    /// A clip of this length, without markers.
+    pub fn new(length: f32, looping: bool) -> Self {
+        ClipSpec { length, looping, markers: Vec::new() }
+    }
 }
 
 /// A value a script sets.
@@ -198,7 +207,22 @@ impl Script {
                         ));
                     }
                 };
-                clips.insert(name.clone(), ClipSpec { length: length as f32, looping });
+                for key in spec_object.keys() {
+                    if !["length", "loop", "markers"].contains(&key.as_str()) {
+                        return Err(err(
+                            None,
+                            format!(
+                                "clip \"{name}\": unknown key \"{key}\"; a clip has length, loop and markers"
+                            ),
+                        ));
+                    }
+                }
+                let markers = match spec_object.get("markers") {
+                    None => Vec::new(),
+                    Some(v) => crate::markers::parse_marker_list(v, length as f32)
+                        .map_err(|e| err(None, format!("clip \"{name}\": markers{e}")))?,
+                };
+                clips.insert(name.clone(), ClipSpec { length: length as f32, looping, markers });
             }
         }
         let mut steps = Vec::new();

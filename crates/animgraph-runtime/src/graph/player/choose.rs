@@ -5,7 +5,8 @@ use super::super::explain::{
     CandidateCheck, CandidateSide, Checked, ConditionCheck, Explanation, Outcome, TriggerUse,
 };
 use super::super::{
-    ConditionOp, GraphEvent, MAX_MACHINE_DEPTH, StateId, TransitionId, TransitionInterrupt, TravelMode,
+    ConditionOp, GraphEvent, MAX_MACHINE_DEPTH, StateId, TransitionId, TransitionInterrupt, TransitionSync,
+    TravelMode,
 };
 use super::AnimationGraphPlayer;
 use super::layer::{LayerRun, Running, Side};
@@ -472,9 +473,19 @@ impl AnimationGraphPlayer {
 
     /// Starts a mix (or an instant cut) from the `side` state to `leaf`.
     fn start(&mut self, layer: usize, start: Start) {
-        let Start { transition, side, leaf, duration, offset, interrupt } = start;
+        let Start { transition, side, leaf, duration, mut offset, interrupt } = start;
         let l = layer as u8;
         let from = self.layers[layer].side(side).state;
+        if transition.is_some_and(|t| self.graph.transitions[t.index()].sync == TransitionSync::Markers) {
+            // The target starts where the source's last passed marker matches (else `Offset`).
+            let target = self.new_instance(leaf, 0.0);
+            let source = self.layers[layer].side(side);
+            if let (Some((source, phase)), Some((target, _))) =
+                (self.marker_phase(source), self.marker_phase(&target))
+            {
+                offset = crate::markers::matching_phase(source, phase, target).unwrap_or(offset);
+            }
+        }
         let instance = self.new_instance(leaf, offset);
         // States on the target's path that are not active yet, outermost first.
         let entering_from = {
@@ -529,7 +540,12 @@ impl AnimationGraphPlayer {
         let run = &mut self.layers[layer];
         run.stack.begin_mix(
             instance,
-            Mix { elapsed: 0.0, duration, curve, info: Running { transition, interrupt, start_tick } },
+            Mix {
+                elapsed: 0.0,
+                duration,
+                curve,
+                info: Running { transition, interrupt, start_tick, offset },
+            },
         );
         run.target_exited = 0;
     }

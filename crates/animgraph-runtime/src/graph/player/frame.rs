@@ -200,16 +200,27 @@ impl AnimationGraphPlayer {
             return;
         }
         match &self.graph.states[instance.state.index()].motion {
-            Some(Motion::Clip { clip: Some(clip), length, looping }) => {
+            Some(Motion::Clip { clip: Some(clip), length, looping, .. }) => {
                 let (time, prev_time, looped) = clip_timing(instance.clock, instance.prev, *length, *looping);
                 out.push_sample(ClipSample { clip: *clip, time, prev_time, weight, layer, looped });
             }
-            Some(Motion::Blend { points, sync, .. }) => {
+            Some(Motion::Blend { points, sync, reference, .. }) => {
                 let pts = self.graph.points(points);
+                // Marker sync: each clip plays the reference's segment at the same fraction.
+                let segments = reference.map(|r| {
+                    let markers = self.graph.markers(&pts[r as usize].markers);
+                    let at = |phase| crate::markers::segments_at(markers, phase);
+                    (markers, at(instance.clock), at(instance.prev))
+                });
                 for &(j, w) in &instance.weights[..instance.weight_count as usize] {
                     let point = &pts[j as usize];
                     let Some(clip) = point.clip else { continue };
-                    let (time, prev_time, looped) = if *sync {
+                    let (time, prev_time, looped) = if let Some((markers, u, u_prev)) = segments {
+                        let follower = self.follower(point);
+                        let phase = crate::markers::phase_at(follower, markers, u);
+                        let prev = crate::markers::phase_at(follower, markers, u_prev);
+                        phase_timing(phase, prev, point.length, point.looping)
+                    } else if *sync {
                         phase_timing(instance.clock, instance.prev, point.length, point.looping)
                     } else {
                         clip_timing(instance.clock, instance.prev, point.length, point.looping)

@@ -2,10 +2,11 @@
 //! clock and blend-space weights are computed.
 
 use super::super::blend_space::{MAX_WEIGHTS_1D, MAX_WEIGHTS_2D, weights_1d};
-use super::super::bound::{BlendInput, MAX_INSTANCES, Motion};
+use super::super::bound::{BlendInput, BlendPoint, MAX_INSTANCES, Motion};
 use super::super::{StateId, TransitionId, TransitionInterrupt};
 use super::AnimationGraphPlayer;
 use crate::blend::{BlendStack, Weighted};
+use crate::markers;
 
 /// One leaf state playing on a layer.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +44,8 @@ pub(crate) struct Running {
     pub transition: Option<TransitionId>,
     pub interrupt: TransitionInterrupt,
     pub start_tick: u64,
+    /// The normalised time the target started at (its `Offset`, or where markers matched).
+    pub offset: f32,
 }
 
 /// Which playing state a candidate transition leaves from.
@@ -225,6 +228,24 @@ impl AnimationGraphPlayer {
         let rate = self.rate(instance.state) * delta as f64;
         instance.prev = instance.clock;
         instance.clock += match &self.graph.states[instance.state.index()].motion {
+            Some(Motion::Blend { points, reference: Some(r), .. }) => {
+                // Marker sync: the reference's marker segments advance at the weighted pace of
+                // every clip's current segment; the clock is the reference's phase there.
+                let pts = self.graph.points(points);
+                let reference = self.graph.markers(&pts[*r as usize].markers);
+                let u = markers::segments_at(reference, instance.clock);
+                let weights = &instance.weights[..instance.weight_count as usize];
+                let pace: f64 = weights
+                    .iter()
+                    .map(|&(j, w)| {
+                        let point = &pts[j as usize];
+                        let follower = self.follower(point);
+                        w as f64 * markers::segment_rate(follower, reference, u, point.length)
+                    })
+                    .sum();
+                let own = markers::Follower { markers: reference, align: Some(0) };
+                markers::phase_at(own, reference, u + rate * pace) - instance.clock
+            }
             Some(Motion::Blend { sync: true, points, .. }) => {
                 let pts = self.graph.points(points);
                 let weights = &instance.weights[..instance.weight_count as usize];
@@ -235,6 +256,33 @@ impl AnimationGraphPlayer {
             _ => rate,
         };
         instance
+    }
+}
+
+impl AnimationGraphPlayer {
+    /// A blend point's place in its space's marker segments.
+    pub(super) fn follower<'a>(&'a self, point: &'a BlendPoint) -> markers::Follower<'a> {
+        markers::Follower { markers: self.graph.markers(&point.markers), align: point.align.map(usize::from) }
+    }
+
+    /// The markers an instance's time is matched against by a `Sync: Markers` transition, and
+    /// its cumulative phase among them: a clip state's own; a marker-synced blend space's
+    /// reference clip (its clock is that clip's phase); any other blend space's heaviest clip.
+    pub(super) fn marker_phase(&self, instance: &Instance) -> Option<(&[markers::Marker], f64)> {
+        match &self.graph.states[instance.state.index()].motion {
+            Some(Motion::Clip { length, markers, .. }) => {
+                Some((self.graph.markers(markers), instance.clock / *length as f64))
+            }
+            Some(Motion::Blend { points, reference: Some(r), .. }) => {
+                Some((self.graph.markers(&self.graph.points(points)[*r as usize].markers), instance.clock))
+            }
+            Some(Motion::Blend { points, sync, .. }) => {
+                let point = &self.graph.points[dominant_point(instance, points)];
+                let phase = if *sync { instance.clock } else { instance.clock / point.length as f64 };
+                Some((self.graph.markers(&point.markers), phase))
+            }
+            None => None,
+        }
     }
 }
 

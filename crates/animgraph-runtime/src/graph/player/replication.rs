@@ -61,6 +61,9 @@ pub struct NetTransition {
     pub duration: Option<f32>,
     /// Its interruption rule.
     pub interrupt: TransitionInterrupt,
+    /// The normalised time the target started at, when it differs from the graph transition's
+    /// `Offset` (markers matched it, or travel); `None`: as the graph says.
+    pub offset: Option<f32>,
     /// Sub-machine exit bits of the target side.
     pub target_exited: u32,
 }
@@ -189,6 +192,11 @@ impl AnimationGraphPlayer {
                         _ => Some(r.duration),
                     },
                     interrupt: r.info.interrupt,
+                    offset: {
+                        let authored =
+                            r.info.transition.map_or(0.0, |id| self.graph.transitions[id.index()].offset);
+                        (authored.to_bits() != r.info.offset.to_bits()).then_some(r.info.offset)
+                    },
                     target_exited: run.target_exited,
                 }),
                 _ => None,
@@ -229,6 +237,7 @@ impl AnimationGraphPlayer {
                 fits_state(t.target)
                     && t.transition.is_none_or(|id| (id as usize) < self.graph.transitions.len())
                     && t.start_tick <= state.tick
+                    && t.offset.is_none_or(|o| o.is_finite() && o >= 0.0)
             });
             if layer.sources.is_empty()
                 || layer.sources.len() >= MAX_INSTANCES
@@ -282,7 +291,9 @@ impl AnimationGraphPlayer {
             }
             let (running, target) = match net.transition {
                 Some(t) => {
-                    let offset = t.transition.map_or(0.0, |id| self.graph.transitions[id as usize].offset);
+                    let offset = t.offset.unwrap_or_else(|| {
+                        t.transition.map_or(0.0, |id| self.graph.transitions[id as usize].offset)
+                    });
                     let target = self.rebuilt(StateId(t.target), t.start_tick, offset, delta);
                     let elapsed = (state.tick - t.start_tick) as f32 * delta;
                     let duration = match (t.duration, t.transition) {
@@ -298,6 +309,7 @@ impl AnimationGraphPlayer {
                         transition: t.transition.map(TransitionId),
                         interrupt: t.interrupt,
                         start_tick: t.start_tick,
+                        offset,
                     };
                     let curve = t
                         .transition
