@@ -25,7 +25,13 @@ fn main() {
         let id = backend.resolve_clip(clip).unwrap();
         let t = backend.clip_length(id) * 0.3;
         let sample = ClipSample { clip: id, time: t, prev_time: t, weight: 1.0, layer: 0, looped: false };
-        let layer = LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 };
+        let layer = LayerInfo {
+            blend: ClipBlend::Replace,
+            weight: 1.0,
+            mask: None,
+            event_threshold: 0.5,
+            inertial: None,
+        };
         backend.apply(&[sample], &[layer]);
         render(
             &skeleton,

@@ -40,7 +40,13 @@ fn main() {
     };
     let names: Vec<String> = skeleton.data.bones.iter().map(|b| b.name.clone()).collect();
     let mut backend = Skeleton2DPoseBackend::new(skeleton);
-    let layer = [LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 }];
+    let layer = [LayerInfo {
+        blend: ClipBlend::Replace,
+        weight: 1.0,
+        mask: None,
+        event_threshold: 0.5,
+        inertial: None,
+    }];
     // animation -> (worst px, where, worst axis, where)
     let mut worst: BTreeMap<String, (f32, String, f32, String)> = BTreeMap::new();
     for pose in expected["poses"].as_array().unwrap() {

@@ -35,7 +35,13 @@ fn main() {
     }
     let clip = backend.resolve_clip(animation).expect("no such animation");
     let duration = backend.clip_length(clip);
-    let layer = [LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 }];
+    let layer = [LayerInfo {
+        blend: ClipBlend::Replace,
+        weight: 1.0,
+        mask: None,
+        event_threshold: 0.5,
+        inertial: None,
+    }];
     let mut poses = Vec::new();
     for k in 0..4 {
         let time = duration * k as f32 / 4.0;

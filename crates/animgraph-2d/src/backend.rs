@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use animgraph_runtime::core::ResolvedMasks;
+use animgraph_runtime::core::inertial::Offset;
 use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 
 use crate::attachment::SkinId;
@@ -78,6 +79,32 @@ pub struct Skeleton2DPoseBackend {
     masks: ResolvedMasks,
     events: Vec<SkeletonEvent>,
     events_dropped: usize,
+    /// Inertial blending's storage, made by `prepare_inertial` (graphs with inertial
+    /// transitions only).
+    inertial: Option<Box<Inertial2D>>,
+}
+
+/// What inertial blends need, sized once.
+#[derive(Clone, Debug)]
+struct Inertial2D {
+    /// The output bone channels of the last two applies (`[0]` the last).
+    history: [[Vec<f32>; CHANNELS]; 2],
+    /// How many of them are filled (0 to 2).
+    frames: u8,
+    /// A starting blend's target at the samples' previous times.
+    target_prev: [Vec<f32>; CHANNELS],
+    /// Those samples.
+    prev_samples: Vec<ClipSample>,
+    /// Per layer, its blend's offsets per channel and bone.
+    layers: Vec<LayerOffset>,
+}
+
+#[derive(Clone, Debug)]
+struct LayerOffset {
+    offsets: [Vec<Offset>; CHANNELS],
+    /// The blend's elapsed seconds on its start frame.
+    start: f32,
+    active: bool,
 }
 
 /// A clone keeps the resolved masks (so a graph bound to the original drives the copy) and the
@@ -103,6 +130,12 @@ impl Clone for Skeleton2DPoseBackend {
             masks: self.masks.clone(),
             events,
             events_dropped: self.events_dropped,
+            inertial: self.inertial.as_ref().map(|i| {
+                let mut copy = i.clone();
+                // A derived clone of the sample list would drop its capacity.
+                copy.prev_samples = Vec::with_capacity(i.prev_samples.capacity());
+                copy
+            }),
         }
     }
 }
@@ -123,6 +156,7 @@ impl Skeleton2DPoseBackend {
             masks: ResolvedMasks::default(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
             events_dropped: 0,
+            inertial: None,
             skeleton,
         }
     }
@@ -262,6 +296,56 @@ impl PoseBackend for Skeleton2DPoseBackend {
     }
 
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
+        let starting =
+            self.inertial.is_some() && layers.iter().any(|l| l.inertial.is_some_and(|i| i.started));
+        if starting {
+            // An inertial blend starts: the target's pose at the samples' previous times gives
+            // its velocity (events of this pass are discarded by the real one).
+            let mut inertial = self.inertial.take().expect("checked");
+            inertial.prev_samples.clear();
+            let room = inertial.prev_samples.capacity();
+            inertial.prev_samples.extend(samples.iter().take(room).map(|s| ClipSample {
+                time: s.prev_time,
+                looped: false,
+                ..*s
+            }));
+            self.blend_layers(&inertial.prev_samples, layers);
+            for (target, pose) in inertial.target_prev.iter_mut().zip(&self.pose.channels) {
+                target.copy_from_slice(pose);
+            }
+            self.inertial = Some(inertial);
+        }
+        self.blend_layers(samples, layers);
+        if self.inertial.is_some() {
+            self.inertialize(layers);
+        }
+        let skeleton = &*self.skeleton;
+        let pose = &mut self.pose;
+        skeleton.resolve_attachments(pose, &self.skins);
+        skeleton.update_world(pose);
+    }
+
+    fn prepare_inertial(&mut self, layers: usize, samples: usize) {
+        let bones = self.skeleton.bone_count();
+        let channels = || -> [Vec<f32>; CHANNELS] { std::array::from_fn(|_| vec![0.0; bones]) };
+        let offsets =
+            || -> [Vec<Offset>; CHANNELS] { std::array::from_fn(|_| vec![Offset::default(); bones]) };
+        self.inertial = Some(Box::new(Inertial2D {
+            history: [channels(), channels()],
+            frames: 0,
+            target_prev: channels(),
+            prev_samples: Vec::with_capacity(samples + 64),
+            layers: (0..layers)
+                .map(|_| LayerOffset { offsets: offsets(), start: 0.0, active: false })
+                .collect(),
+        }));
+    }
+}
+
+impl Skeleton2DPoseBackend {
+    /// Steps 1-6 of the contract: the layers blended into the pose's channels, colours,
+    /// attachments, constraint values (no world transforms yet).
+    fn blend_layers(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         let skeleton = &*self.skeleton;
         let setup = &skeleton.setup;
         let pose = &mut self.pose;
@@ -492,8 +576,63 @@ impl PoseBackend for Skeleton2DPoseBackend {
                 }
             }
         }
-        skeleton.resolve_attachments(pose, &self.skins);
-        skeleton.update_world(pose);
+    }
+
+    /// Step 7: inertial blends. On a blend's start frame, per bone channel inside the layer's
+    /// mask, the offset from the target to where the pose was heading and its velocity; every
+    /// frame of the blend, the decayed offsets added. Then the output joins the history.
+    fn inertialize(&mut self, layers: &[LayerInfo]) {
+        let Some(inertial) = self.inertial.as_deref_mut() else { return };
+        let pose = &mut self.pose;
+        let bones = pose.channels[0].len();
+        for (l, info) in layers.iter().enumerate() {
+            let Some(layer) = inertial.layers.get_mut(l) else { break };
+            let Some(blend) = info.inertial else {
+                layer.active = false;
+                continue;
+            };
+            let mask = info.mask.and_then(|m| self.masks.get(m));
+            if blend.started {
+                let dt = blend.elapsed.max(1e-6);
+                let remaining = blend.duration - blend.elapsed;
+                layer.start = blend.elapsed;
+                layer.active = true;
+                for c in 0..CHANNELS {
+                    let difference = |a: f32, b: f32| if c == ROTATION { shortest(a - b) } else { a - b };
+                    for b in 0..bones {
+                        let target = pose.channels[c][b];
+                        layer.offsets[c][b] = if mask.is_some_and(|m| m[b] <= 0.0) || inertial.frames == 0 {
+                            Offset::default()
+                        } else {
+                            let last = inertial.history[0][c][b];
+                            let velocity = if inertial.frames >= 2 {
+                                difference(last, inertial.history[1][c][b]) / dt
+                            } else {
+                                0.0
+                            };
+                            let target_velocity = difference(target, inertial.target_prev[c][b]) / dt;
+                            let heading = last + velocity * dt;
+                            Offset::new(difference(heading, target), velocity - target_velocity, remaining)
+                        };
+                    }
+                }
+            }
+            if !layer.active {
+                continue;
+            }
+            let t = blend.elapsed - layer.start;
+            for (channel, offsets) in pose.channels.iter_mut().zip(&layer.offsets) {
+                for (value, offset) in channel.iter_mut().zip(offsets) {
+                    *value += offset.at(t);
+                }
+            }
+        }
+        let [last, before] = &mut inertial.history;
+        std::mem::swap(last, before);
+        for (h, c) in last.iter_mut().zip(&pose.channels) {
+            h.copy_from_slice(c);
+        }
+        inertial.frames = (inertial.frames + 1).min(2);
     }
 }
 

@@ -140,7 +140,7 @@ fn sample(
 }
 
 fn layer(weight: f32) -> LayerInfo {
-    LayerInfo { blend: ClipBlend::Replace, weight, mask: None, event_threshold: 0.5 }
+    LayerInfo { blend: ClipBlend::Replace, weight, mask: None, event_threshold: 0.5, inertial: None }
 }
 
 fn attachment(b: &Skeleton2DPoseBackend) -> String {

@@ -42,7 +42,13 @@ fn check(name: &str) {
         .collect();
     let mut vertices = Vec::new();
     let (mut mesh_checks, mut uv_checks, mut frame_checks) = (0, 0, 0);
-    let layer = [LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 }];
+    let layer = [LayerInfo {
+        blend: ClipBlend::Replace,
+        weight: 1.0,
+        mask: None,
+        event_threshold: 0.5,
+        inertial: None,
+    }];
     let mut failures = Vec::new();
     let mut compared = 0;
     for pose in expected["poses"].as_array().unwrap() {

@@ -69,8 +69,20 @@ fn deforming_meshes_switching_skins_sequences_and_world_vertices_allocate_nothin
         let mut backend = animgraph_2d::Skeleton2DPoseBackend::new(Arc::clone(&skeleton));
         let clip = animgraph_runtime::ClipId(0);
         let layers = [
-            LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 },
-            LayerInfo { blend: ClipBlend::Additive, weight: 0.5, mask: None, event_threshold: 0.5 },
+            LayerInfo {
+                blend: ClipBlend::Replace,
+                weight: 1.0,
+                mask: None,
+                event_threshold: 0.5,
+                inertial: None,
+            },
+            LayerInfo {
+                blend: ClipBlend::Additive,
+                weight: 0.5,
+                mask: None,
+                event_threshold: 0.5,
+                inertial: None,
+            },
         ];
         let skins: Vec<SkinId> = (0..skeleton.skins.names.len() as u16).map(SkinId).collect();
         let mut vertices = WorldVertices::new(&skeleton);
@@ -97,4 +109,36 @@ fn deforming_meshes_switching_skins_sequences_and_world_vertices_allocate_nothin
     assert!(deformed > 0.0, "the deform keys moved vertices");
     let shown = frames_shown.iter().filter(|s| **s).count();
     assert!(shown >= 4, "the sequence stepped through its frames: {shown} shown");
+}
+
+/// Inertial blends (started, interrupted, decaying) allocate nothing, and two runs of the same
+/// inputs give the same bits.
+#[test]
+fn inertial_blends_allocate_nothing_and_repeat_bit_for_bit() {
+    let path = format!("{}/../../assets/characters/gbot/gbot.mskel", env!("CARGO_MANIFEST_DIR"));
+    let skeleton =
+        Arc::new(animgraph_2d::Skeleton2D::new(animgraph_2d::Skeleton2DData::load(path).unwrap()).unwrap());
+    let text = animgraph_test_support::graphs::two_states("walk", "hurt", "Inertial", 0.3);
+    let graph = animgraph_runtime::mres::load_str(&text).unwrap().graph;
+    let run = || {
+        let mut backend = animgraph_2d::Skeleton2DPoseBackend::new(skeleton.clone());
+        let mut player = animgraph_runtime::AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+        let mut buffer = player.new_buffer();
+        let before = thread_allocations();
+        for frame in 0..3_000u32 {
+            match frame % 50 {
+                10 => player.fire_by_name("go").unwrap(),
+                17 | 40 => player.fire_by_name("back").unwrap(),
+                _ => {}
+            }
+            player.advance(1.0 / 60.0, &mut buffer);
+            animgraph_runtime::PoseBackend::apply(&mut backend, buffer.samples(), buffer.layers());
+        }
+        let allocated = thread_allocations() - before;
+        let bits: Vec<u32> = backend.pose.channels.iter().flatten().map(|v| v.to_bits()).collect();
+        (allocated, bits)
+    };
+    let (allocated, first) = run();
+    assert_eq!(allocated, 0, "inertial blending allocated {allocated} times");
+    assert_eq!(run().1, first, "the same inputs gave other bits");
 }

@@ -20,7 +20,13 @@ fn main() {
         let s = ClipSample { clip: id, time: t, prev_time: t, weight: 1.0, layer: 0, looped: false };
         backend.apply(
             &[s],
-            &[LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 }],
+            &[LayerInfo {
+                blend: ClipBlend::Replace,
+                weight: 1.0,
+                mask: None,
+                event_threshold: 0.5,
+                inertial: None,
+            }],
         );
         render(&skeleton, &backend.pose, &camera, &options).save_png(format!("/tmp/g3_{clip}.png")).unwrap();
     }

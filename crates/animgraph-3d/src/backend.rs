@@ -4,6 +4,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use animgraph_runtime::core::ResolvedMasks;
+use animgraph_runtime::core::inertial::Offset;
 use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend};
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
@@ -207,6 +208,30 @@ pub struct Skeleton3DPoseBackend {
     morph_scratch: Vec<f32>,
     /// Masks over bones then morph groups (a group is a child of its owner bone).
     masks: ResolvedMasks,
+    /// Inertial blending's storage, made by `prepare_inertial` (graphs with inertial
+    /// transitions only).
+    inertial: Option<Box<Inertial3D>>,
+}
+
+/// What inertial blends need, sized once. Rotations are offset as scaled axes (the rotation
+/// from the target to the pose, `log(pose x target^-1)`), so each component decays on its own.
+#[derive(Clone, Debug)]
+struct Inertial3D {
+    /// The output local transforms of the last two applies (`[0]` the last).
+    history: [Vec<(Vec3, Quat, Vec3)>; 2],
+    frames: u8,
+    /// A starting blend's target at the samples' previous times.
+    target_prev: Vec<(Vec3, Quat, Vec3)>,
+    prev_samples: Vec<ClipSample>,
+    /// Per layer: per joint 9 offsets (translation, rotation as a scaled axis, scale).
+    layers: Vec<(Vec<[Offset; 9]>, f32, bool)>,
+}
+
+/// The rotation taking `b` to `a` as a scaled axis (shortest way round).
+fn rotation_between(a: Quat, b: Quat) -> Vec3 {
+    let q = a * b.inverse();
+    let q = if q.w < 0.0 { -q } else { q };
+    q.normalize().to_scaled_axis()
 }
 
 impl Clone for Skeleton3DPoseBackend {
@@ -218,6 +243,11 @@ impl Clone for Skeleton3DPoseBackend {
             morph_accum: self.morph_accum.clone(),
             morph_scratch: self.morph_scratch.clone(),
             masks: self.masks.clone(),
+            inertial: self.inertial.as_ref().map(|i| {
+                let mut copy = i.clone();
+                copy.prev_samples = Vec::with_capacity(i.prev_samples.capacity());
+                copy
+            }),
         }
     }
 }
@@ -246,6 +276,7 @@ impl Skeleton3DPoseBackend {
                     .unwrap_or(0)
             ],
             masks: ResolvedMasks::default(),
+            inertial: None,
             skeleton,
         };
         backend.update_world();
@@ -354,6 +385,49 @@ impl PoseBackend for Skeleton3DPoseBackend {
     }
 
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
+        let starting =
+            self.inertial.is_some() && layers.iter().any(|l| l.inertial.is_some_and(|i| i.started));
+        if starting {
+            // An inertial blend starts: the target at the samples' previous times gives its
+            // velocity.
+            let mut inertial = self.inertial.take().expect("checked");
+            inertial.prev_samples.clear();
+            let room = inertial.prev_samples.capacity();
+            inertial.prev_samples.extend(samples.iter().take(room).map(|s| ClipSample {
+                time: s.prev_time,
+                looped: false,
+                ..*s
+            }));
+            self.blend_layers(&inertial.prev_samples, layers);
+            let pose = &self.pose;
+            for (j, target) in inertial.target_prev.iter_mut().enumerate() {
+                *target = (pose.translations[j], pose.rotations[j], pose.scales[j]);
+            }
+            self.inertial = Some(inertial);
+        }
+        self.blend_layers(samples, layers);
+        if self.inertial.is_some() {
+            self.inertialize(layers);
+        }
+        self.update_world();
+    }
+
+    fn prepare_inertial(&mut self, layers: usize, samples: usize) {
+        let n = self.skeleton.bone_count();
+        let rest = vec![(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE); n];
+        self.inertial = Some(Box::new(Inertial3D {
+            history: [rest.clone(), rest.clone()],
+            frames: 0,
+            target_prev: rest,
+            prev_samples: Vec::with_capacity(samples + 64),
+            layers: (0..layers).map(|_| (vec![[Offset::default(); 9]; n], 0.0, false)).collect(),
+        }));
+    }
+}
+
+impl Skeleton3DPoseBackend {
+    /// Steps 1-6 of the contract: the layers blended into the local pose (no world matrices).
+    fn blend_layers(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         let skeleton = &*self.skeleton;
         let pose = &mut self.pose;
         pose.translations.copy_from_slice(&skeleton.setup_translation);
@@ -475,7 +549,66 @@ impl PoseBackend for Skeleton3DPoseBackend {
                 }
             }
         }
-        self.update_world();
+    }
+
+    /// Step 7: inertial blends (see the 2D backend's, per joint: translation, rotation as a
+    /// scaled axis, scale). Morph weights are not inertialized.
+    fn inertialize(&mut self, layers: &[LayerInfo]) {
+        let Some(inertial) = self.inertial.as_deref_mut() else { return };
+        let pose = &mut self.pose;
+        for (l, info) in layers.iter().enumerate() {
+            let Some((offsets, start, active)) = inertial.layers.get_mut(l) else { break };
+            let Some(blend) = info.inertial else {
+                *active = false;
+                continue;
+            };
+            let mask = info.mask.and_then(|m| self.masks.get(m));
+            if blend.started {
+                let dt = blend.elapsed.max(1e-6);
+                let remaining = blend.duration - blend.elapsed;
+                (*start, *active) = (blend.elapsed, true);
+                for (j, joint) in offsets.iter_mut().enumerate() {
+                    if mask.is_some_and(|m| m[j] <= 0.0) || inertial.frames == 0 {
+                        *joint = [Offset::default(); 9];
+                        continue;
+                    }
+                    let (t1, r1, s1) = inertial.history[0][j];
+                    let (t2, r2, s2) =
+                        if inertial.frames >= 2 { inertial.history[1][j] } else { inertial.history[0][j] };
+                    let (tp, rp, sp) = inertial.target_prev[j];
+                    let (tt, rt, st) = (pose.translations[j], pose.rotations[j], pose.scales[j]);
+                    // Where the pose was heading, and how fast, against the target.
+                    let tv = (t1 - t2) / dt;
+                    let rv = rotation_between(r1, r2) / dt;
+                    let sv = (s1 - s2) / dt;
+                    let heading = Quat::from_scaled_axis(rv * dt) * r1;
+                    let x = [t1 + tv * dt - tt, rotation_between(heading, rt), s1 + sv * dt - st];
+                    let v = [tv - (tt - tp) / dt, rv - rotation_between(rt, rp) / dt, sv - (st - sp) / dt];
+                    for k in 0..9 {
+                        joint[k] = Offset::new(x[k / 3][k % 3], v[k / 3][k % 3], remaining);
+                    }
+                }
+            }
+            if !*active {
+                continue;
+            }
+            let t = blend.elapsed - *start;
+            for (j, joint) in offsets.iter().enumerate() {
+                if joint.iter().all(|o| o.end <= t) {
+                    continue;
+                }
+                let at = |k: usize| Vec3::new(joint[k].at(t), joint[k + 1].at(t), joint[k + 2].at(t));
+                pose.translations[j] += at(0);
+                pose.rotations[j] = (Quat::from_scaled_axis(at(3)) * pose.rotations[j]).normalize();
+                pose.scales[j] += at(6);
+            }
+        }
+        let [last, before] = &mut inertial.history;
+        std::mem::swap(last, before);
+        for (j, h) in last.iter_mut().enumerate() {
+            *h = (pose.translations[j], pose.rotations[j], pose.scales[j]);
+        }
+        inertial.frames = (inertial.frames + 1).min(2);
     }
 }
 

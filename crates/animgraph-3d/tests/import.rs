@@ -179,7 +179,13 @@ fn masks_resolve_by_joint_name_with_and_without_children() {
     let walk = b.resolve_clip("Walking").unwrap();
     let sample =
         |clip, layer| ClipSample { clip, time: 0.4, prev_time: 0.4, weight: 1.0, layer, looped: false };
-    let layer = |mask| LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask, event_threshold: 0.5 };
+    let layer = |mask| LayerInfo {
+        blend: ClipBlend::Replace,
+        weight: 1.0,
+        mask,
+        event_threshold: 0.5,
+        inertial: None,
+    };
     b.apply(&[sample(walk, 0)], &[layer(None)]);
     let walking = b.pose.clone();
     b.apply(&[sample(walk, 0), sample(wave, 1)], &[layer(None), layer(Some(with))]);

@@ -31,6 +31,8 @@ pub(crate) struct Mix<X> {
     pub duration: f32,
     /// How the target's weight follows the progress.
     pub curve: crate::graph::TransitionCurve,
+    /// Inertial: the target alone is sampled from the start (the backend hides the change).
+    pub inertial: bool,
     pub info: X,
 }
 
@@ -40,9 +42,9 @@ impl<X> Mix<X> {
         if self.duration <= 0.0 { 1.0 } else { (self.elapsed / self.duration).min(1.0) }
     }
 
-    /// The target's weight now: the curve of the progress.
+    /// The target's weight now: the curve of the progress (1 from the start when inertial).
     pub fn weight(&self) -> f32 {
-        self.curve.apply(self.progress())
+        if self.inertial { 1.0 } else { self.curve.apply(self.progress()) }
     }
 }
 
@@ -290,7 +292,7 @@ mod tests {
     }
 
     fn mix(elapsed: f32) -> Mix<()> {
-        Mix { elapsed, duration: 1.0, curve: Default::default(), info: () }
+        Mix { elapsed, duration: 1.0, curve: Default::default(), inertial: false, info: () }
     }
 
     #[test]

@@ -119,7 +119,8 @@ pub mod tracks;
 pub mod watch;
 
 pub use crate::core::{
-    BackendNames, BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, PoseBackend, SampleBuffer,
+    BackendNames, BoneMask, ClipBlend, ClipId, ClipSample, InertialBlend, LayerInfo, MaskId, PoseBackend,
+    SampleBuffer,
 };
 pub use crate::finding::{Code, Finding, Severity};
 pub use crate::graph::{AnimationGraph, AnimationGraphPlayer, BoundGraph, GraphEvent, ValidGraph};

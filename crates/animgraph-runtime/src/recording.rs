@@ -102,6 +102,9 @@ pub struct LayerInfoRecord {
     pub mask: Option<u32>,
     /// Event threshold.
     pub event_threshold: f32,
+    /// An inertial blend: `[started, elapsed, duration]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertial: Option<(bool, f32, f32)>,
 }
 
 impl From<&LayerInfo> for LayerInfoRecord {
@@ -111,6 +114,7 @@ impl From<&LayerInfo> for LayerInfoRecord {
             weight: l.weight,
             mask: l.mask.map(|m| m.0),
             event_threshold: l.event_threshold,
+            inertial: l.inertial.map(|i| (i.started, i.elapsed, i.duration)),
         }
     }
 }
@@ -118,7 +122,18 @@ impl From<&LayerInfo> for LayerInfoRecord {
 impl From<&LayerInfoRecord> for LayerInfo {
     fn from(l: &LayerInfoRecord) -> Self {
         let blend = if l.additive { ClipBlend::Additive } else { ClipBlend::Replace };
-        LayerInfo { blend, weight: l.weight, mask: l.mask.map(MaskId), event_threshold: l.event_threshold }
+        let inertial = l.inertial.map(|(started, elapsed, duration)| crate::core::InertialBlend {
+            started,
+            elapsed,
+            duration,
+        });
+        LayerInfo {
+            blend,
+            weight: l.weight,
+            mask: l.mask.map(MaskId),
+            event_threshold: l.event_threshold,
+            inertial,
+        }
     }
 }
 

@@ -473,8 +473,10 @@ impl AnimationTracks {
                 ended_count += 1;
             }
             // A mix from nothing fades the track in: its unfilled weight is the pose below.
-            t.stack
-                .begin_mix(entry, Mix { elapsed: 0.0, duration: mix, curve: Default::default(), info: () });
+            t.stack.begin_mix(
+                entry,
+                Mix { elapsed: 0.0, duration: mix, curve: Default::default(), inertial: false, info: () },
+            );
         }
         t.idle = 0.0;
         if let Some(next) = t.queue.first() {
@@ -584,6 +586,7 @@ impl AnimationTracks {
             weight: t.alpha,
             mask: t.mask,
             event_threshold: t.event_threshold,
+            inertial: None,
         });
         for (entry, weight) in t.stack.emitted() {
             let Some(clip) = entry.clip else { continue };

@@ -223,6 +223,7 @@ pub fn run<S: PoseBackend>(make: impl Fn() -> S, read: impl Fn(&S, usize, RigCha
                     })
                 }),
                 event_threshold: 0.5,
+                inertial: None,
             })
             .collect();
         let mut samples = Vec::new();

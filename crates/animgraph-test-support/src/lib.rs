@@ -11,5 +11,6 @@
 
 pub mod conformance;
 pub mod counting;
+pub mod graphs;
 
 pub use animgraph_runtime::script::{ClipSpec, RecordingBackend};

@@ -43,7 +43,23 @@ pub trait PoseBackend {
     /// 6. **Events.** A sample fires its clip's events when its weight is at least the layer's
     ///    `event_threshold`, for keys in `(prev_time, time]` (or `[time, prev_time)` when playing
     ///    backwards), across the loop when `looped` is set.
+    /// 7. **Inertial blends.** For a layer whose info has `inertial` (backends that
+    ///    [`prepare_inertial`](Self::prepare_inertial)): on the frame it `started`, the backend
+    ///    measures per pose component (over the layer's mask) the offset between the pose it
+    ///    output the frame before, moved on by its velocity, and the pose it computed now, and the
+    ///    offset's velocity (the pose's minus the target's, the target read at the samples'
+    ///    `prev_time`); from then on it adds that offset, decayed by [`inertial::Offset`](super::inertial::Offset)
+    ///    over the blend's `duration`, to the layer's result. After `duration` the pose is the
+    ///    target's alone.
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]);
+
+    /// Called at bind when the graph has inertial transitions, with its layer count and most
+    /// samples per frame: the backend reserves what inertial blending needs (the last two
+    /// output poses, the offsets per layer), so `apply` still allocates nothing. Backends that
+    /// cannot inertialize ignore it (their inertial blends cut to the target).
+    fn prepare_inertial(&mut self, layers: usize, samples: usize) {
+        let _ = (layers, samples);
+    }
 
     /// The clip's sync markers: `(name, seconds)` in time order (2D: the clip's event keys; 3D:
     /// a `NAME.markers.json` sidecar; scripts: a clip spec's `markers`). Called at bind only.

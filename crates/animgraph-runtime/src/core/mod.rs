@@ -9,7 +9,8 @@ mod mask;
 mod names;
 mod sample;
 
+pub mod inertial;
 pub use backend::{BackendNames, PoseBackend};
 pub use mask::BoneMask;
 pub use names::{ClipNames, ResolvedMasks};
-pub use sample::{ClipBlend, ClipId, ClipSample, LayerInfo, MaskId, SampleBuffer};
+pub use sample::{ClipBlend, ClipId, ClipSample, InertialBlend, LayerInfo, MaskId, SampleBuffer};

@@ -57,11 +57,27 @@ pub struct LayerInfo {
     pub mask: Option<MaskId>,
     /// Samples whose weight is below this fire no events.
     pub event_threshold: f32,
+    /// An inertial transition running on the layer: the backend decays the offset it captured
+    /// when the blend started (see [`PoseBackend::apply`](super::PoseBackend::apply), step 7).
+    pub inertial: Option<InertialBlend>,
+}
+
+/// An inertial blend running on a layer (a transition with `Blend: Inertial`): only the target's
+/// clips are sampled, and the backend adds an offset that starts at the difference between the
+/// pose the layer had (moving on at its velocity) and the target's, and decays to zero.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InertialBlend {
+    /// True on the frame the blend starts: the backend captures the offset then.
+    pub started: bool,
+    /// Seconds since it started, this frame included (on the start frame, that frame's delta).
+    pub elapsed: f32,
+    /// Seconds from its start until the pose is the pure target.
+    pub duration: f32,
 }
 
 impl Default for LayerInfo {
     fn default() -> Self {
-        LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5 }
+        LayerInfo { blend: ClipBlend::Replace, weight: 1.0, mask: None, event_threshold: 0.5, inertial: None }
     }
 }
 

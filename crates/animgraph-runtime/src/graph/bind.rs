@@ -305,6 +305,10 @@ impl Binder<'_> {
         }
         self.finish_transitions()?;
         self.build_candidates()?;
+        if self.out.transitions.iter().any(|t| t.blend == super::TransitionBlend::Inertial) {
+            let samples = self.out.sample_capacity();
+            self.backend.prepare_inertial(self.out.layers.len(), samples);
+        }
         Ok(())
     }
 

@@ -5,8 +5,8 @@ use super::super::explain::{
     CandidateCheck, CandidateSide, Checked, ConditionCheck, Explanation, Outcome, TriggerUse,
 };
 use super::super::{
-    ConditionOp, GraphEvent, MAX_MACHINE_DEPTH, StateId, TransitionId, TransitionInterrupt, TransitionSync,
-    TravelMode,
+    ConditionOp, GraphEvent, MAX_MACHINE_DEPTH, StateId, TransitionBlend, TransitionId, TransitionInterrupt,
+    TransitionSync, TravelMode,
 };
 use super::AnimationGraphPlayer;
 use super::layer::{LayerRun, Running, Side};
@@ -535,8 +535,12 @@ impl AnimationGraphPlayer {
         self.events.push(GraphEvent::TransitionStarted { layer: l, from, to: leaf, transition });
         self.enter_path(layer, leaf, entering_from);
         let start_tick = self.tick;
-        // Travel crossfades linearly; a transition by its curve.
-        let curve = transition.map_or(Default::default(), |t| self.graph.transitions[t.index()].curve);
+        // Travel crossfades linearly; a transition by its curve and blend.
+        let (curve, blend) = transition.map_or(Default::default(), |t| {
+            let def = &self.graph.transitions[t.index()];
+            (def.curve, def.blend)
+        });
+        let inertial = blend == TransitionBlend::Inertial;
         let run = &mut self.layers[layer];
         run.stack.begin_mix(
             instance,
@@ -544,10 +548,15 @@ impl AnimationGraphPlayer {
                 elapsed: 0.0,
                 duration,
                 curve,
+                inertial,
                 info: Running { transition, interrupt, start_tick, offset },
             },
         );
         run.target_exited = 0;
+        if inertial {
+            // From this frame the target alone is sampled; the backend hides the change.
+            run.inertial = Some(crate::core::InertialBlend { started: true, elapsed: 0.0, duration });
+        }
     }
 }
 

@@ -50,8 +50,15 @@ impl AnimationGraphPlayer {
         self.enter_path(layer, leaf, 0);
     }
 
-    /// Stage `complete_mixes`: a mix whose progress reached 1 completes.
+    /// Stage `complete_mixes`: a mix whose progress reached 1 completes; an inertial blend
+    /// whose duration has passed ends, one that started last frame is no longer starting.
     fn complete_mix(&mut self, layer: usize) {
+        let inertial = &mut self.layers[layer].inertial;
+        match inertial {
+            Some(i) if i.elapsed >= i.duration => *inertial = None,
+            Some(i) => i.started = false,
+            None => {}
+        }
         let stack = &self.layers[layer].stack;
         if stack.progress().is_none_or(|p| p < 1.0) {
             return;
@@ -114,6 +121,9 @@ impl AnimationGraphPlayer {
         }
         if let Some(mix) = self.layers[layer].stack.mix_mut() {
             mix.elapsed += delta;
+        }
+        if let Some(inertial) = &mut self.layers[layer].inertial {
+            inertial.elapsed += delta;
         }
     }
 
@@ -189,6 +199,7 @@ impl AnimationGraphPlayer {
             weight: self.layer_weight(layer),
             mask: def.mask,
             event_threshold: run.event_threshold,
+            inertial: run.inertial,
         });
         for (instance, weight) in run.stack.emitted() {
             self.emit_instance(layer as u8, instance, weight, out);

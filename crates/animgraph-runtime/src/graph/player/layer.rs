@@ -88,6 +88,9 @@ pub(crate) struct LayerRun {
     /// the next one to start.
     pub travel: Vec<TransitionId>,
     pub travel_next: usize,
+    /// The inertial blend running (from an inertial transition's start until its duration has
+    /// passed, even when a crossfade interrupts it: the backend's offset keeps decaying).
+    pub inertial: Option<crate::core::InertialBlend>,
 }
 
 /// Which windows of one playing instance are open: bit `i` is the state's `i`th window.
@@ -108,6 +111,7 @@ impl LayerRun {
         LayerRun {
             travel: Vec::with_capacity(travel_capacity),
             travel_next: 0,
+            inertial: None,
             stack: BlendStack::new(MAX_INSTANCES, Some(entry)),
             current_exited: 0,
             target_exited: 0,

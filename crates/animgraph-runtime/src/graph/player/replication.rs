@@ -132,6 +132,7 @@ impl AnimationGraphPlayer {
             run.weight = saved.weight;
             run.event_threshold = saved.event_threshold;
             run.pending_travel = saved.pending_travel;
+            run.inertial = saved.inertial;
             run.travel.clone_from(&saved.travel);
             run.travel_next = saved.travel_next;
         }
@@ -289,6 +290,7 @@ impl AnimationGraphPlayer {
                 instance.weight = s.weight;
                 sources.push(instance);
             }
+            let mut running_inertial = None;
             let (running, target) = match net.transition {
                 Some(t) => {
                     let offset = t.offset.unwrap_or_else(|| {
@@ -311,11 +313,15 @@ impl AnimationGraphPlayer {
                         start_tick: t.start_tick,
                         offset,
                     };
-                    let curve = t
+                    let (curve, blend) = t
                         .transition
                         .and_then(|id| self.graph.transitions.get(id as usize))
-                        .map_or(Default::default(), |def| def.curve);
-                    let running = Mix { elapsed, duration, curve, info };
+                        .map_or(Default::default(), |def| (def.curve, def.blend));
+                    let inertial = blend == crate::graph::TransitionBlend::Inertial;
+                    if inertial {
+                        running_inertial = Some((elapsed, duration));
+                    }
+                    let running = Mix { elapsed, duration, curve, inertial, info };
                     (Some(running), Some((target, t.target_exited)))
                 }
                 None => (None, None),
@@ -328,6 +334,16 @@ impl AnimationGraphPlayer {
             run.weight = net.layer_weight;
             run.target_exited = target.map_or(0, |t| t.1);
             run.pending_travel = None;
+            // An inertial transition's blend, as the authority's timer has it (its start frame
+            // is the one after which one tick has passed).
+            run.inertial = match (running_inertial, net.transition) {
+                (Some((elapsed, duration)), Some(t)) => Some(crate::core::InertialBlend {
+                    started: state.tick - t.start_tick == 1,
+                    elapsed,
+                    duration,
+                }),
+                _ => None,
+            };
             run.travel.clear();
             run.travel.extend(net.travel.iter().map(|&t| TransitionId(t)));
             run.travel_next = 0;

@@ -1,0 +1,93 @@
+//! Inertialization: the decaying offset a backend adds to a layer's pose after an inertial
+//! transition starts, so the pose stays continuous in value and velocity while only the target
+//! is sampled. One rule for every backend.
+//!
+//! At the start frame the backend measures, per pose component, the offset `x0` between where
+//! the pose was heading (its value the frame before, moved on at its velocity) and the target's
+//! pose, and the offset's velocity `v0` (the pose's velocity minus the target's). The offset then
+//! follows a quintic polynomial (David Bollo, "Inertialization: High-Performance Animation
+//! Transitions in Gears of War", GDC 2018) that starts at `x0` with velocity `v0` and reaches 0
+//! with zero velocity and acceleration at `end`, no later than the transition's `Duration`:
+//!
+//! ```text
+//! x(t) = A t^5 + B t^4 + C t^3 + a0/2 t^2 + v0 t + x0,   a0 = (-8 v0 T - 20 x0) / T^2
+//! A = -(a0 T^2 + 6 v0 T + 12 x0) / (2 T^5)
+//! B =  (3 a0 T^2 + 16 v0 T + 30 x0) / (2 T^4)
+//! C = -(3 a0 T^2 + 12 v0 T + 20 x0) / (2 T^3)
+//! ```
+//!
+//! Two guards keep it from overshooting: an offset moving away from zero starts with no
+//! velocity (`v0 = 0`), and one moving towards zero ends no later than `-5 x0 / v0`, where the
+//! curve would otherwise cross zero.
+
+/// One component's decaying offset.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Offset {
+    /// The offset at the start.
+    pub x0: f32,
+    /// Its velocity at the start (per second).
+    pub v0: f32,
+    /// Seconds after the start at which it is 0 (at most the blend's remaining duration).
+    pub end: f32,
+}
+
+impl Offset {
+    /// The offset starting at `x0` with velocity `v0`, to be gone `duration` seconds later.
+    pub fn new(x0: f32, v0: f32, duration: f32) -> Offset {
+        if !(x0.is_finite() && v0.is_finite() && duration.is_finite()) || duration <= 0.0 {
+            return Offset::default();
+        }
+        let v0 = if x0 * v0 > 0.0 { 0.0 } else { v0 };
+        let end = if v0 != 0.0 && x0 * v0 < 0.0 { duration.min(-5.0 * x0 / v0) } else { duration };
+        Offset { x0, v0, end }
+    }
+
+    /// The offset `t` seconds after the start (0 from `end` on).
+    #[inline]
+    pub fn at(&self, t: f32) -> f32 {
+        let (x0, v0, end) = (self.x0, self.v0, self.end);
+        if t >= end || end <= 0.0 {
+            return 0.0;
+        }
+        if t <= 0.0 {
+            return x0;
+        }
+        let e2 = end * end;
+        let a0 = (-8.0 * v0 * end - 20.0 * x0) / e2;
+        let a = -(a0 * e2 + 6.0 * v0 * end + 12.0 * x0) / (2.0 * e2 * e2 * end);
+        let b = (3.0 * a0 * e2 + 16.0 * v0 * end + 30.0 * x0) / (2.0 * e2 * e2);
+        let c = -(3.0 * a0 * e2 + 12.0 * v0 * end + 20.0 * x0) / (2.0 * e2 * end);
+        (((((a * t + b) * t + c) * t + 0.5 * a0) * t + v0) * t) + x0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_offset_starts_at_x0_with_v0_and_ends_at_zero_smoothly() {
+        let o = Offset::new(1.0, -2.0, 0.5);
+        assert_eq!(o.at(0.0), 1.0);
+        let h = 1e-3;
+        assert!(((o.at(h) - o.at(0.0)) / h + 2.0).abs() < 0.05, "starting velocity");
+        assert_eq!(o.at(0.5), 0.0);
+        assert!(o.at(0.5 - h).abs() < 1e-6, "reaches 0 with zero velocity: {}", o.at(0.5 - h));
+        // Smoothstep-like without velocity: 1 - (10t^3 - 15t^4 + 6t^5) at t = end / 2 is 0.5.
+        let still = Offset::new(1.0, 0.0, 1.0);
+        assert!((still.at(0.5) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn offsets_never_overshoot_zero() {
+        for (x0, v0) in [(1.0, -50.0), (1.0, 3.0), (-0.5, 20.0), (-0.5, -1.0), (0.2, -0.1)] {
+            let o = Offset::new(x0, v0, 0.4);
+            for i in 0..=400 {
+                let x = o.at(i as f32 * 0.001);
+                assert!(x * x0 >= -1e-6, "x0 {x0} v0 {v0}: {x} at step {i}");
+            }
+        }
+        assert_eq!(Offset::new(f32::NAN, 0.0, 1.0), Offset::default());
+        assert_eq!(Offset::new(1.0, 0.0, 0.0).at(0.0), 0.0);
+    }
+}
