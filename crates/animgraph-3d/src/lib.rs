@@ -9,6 +9,7 @@
 pub mod backend;
 pub mod import;
 pub mod library;
+pub mod markers;
 pub mod skeleton;
 
 pub use backend::{Pose3D, Skeleton3DPoseBackend};

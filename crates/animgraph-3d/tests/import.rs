@@ -298,3 +298,28 @@ fn markers_come_from_a_sidecar_beside_the_model() {
     assert!(e.contains("\"Trot\": no clip"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The Robot's walk and run plant each foot once a cycle, the feet half a cycle apart; the idle
+/// plants nothing.
+#[test]
+fn foot_plants_alternate_in_the_robots_walk_and_run() {
+    use animgraph_3d::markers::{Foot, foot_plants};
+    let skeleton = Arc::new(import_file(asset("robot/RobotExpressive.glb")).unwrap().skeleton);
+    let feet = [
+        Foot { joint: "Foot.L".into(), marker: "L".into() },
+        Foot { joint: "Foot.R".into(), marker: "R".into() },
+    ];
+    for clip in ["Walking", "Running"] {
+        let plants = foot_plants(&skeleton, clip, &feet, 120.0).unwrap();
+        let duration = skeleton.clip(clip).unwrap().duration;
+        println!("{clip} ({duration:.3} s): {plants:?}");
+        let names: Vec<&str> = plants.iter().map(|p| p.0.as_str()).collect();
+        assert!(names == ["L", "R"] || names == ["R", "L"], "{clip}: {plants:?}");
+        let gap = (plants[1].1 - plants[0].1) / duration;
+        assert!((gap - 0.5).abs() < 0.15, "{clip}: the feet land {gap:.2} of a cycle apart");
+    }
+    assert!(foot_plants(&skeleton, "Idle", &feet, 120.0).unwrap().is_empty());
+    let e = foot_plants(&skeleton, "Walking", &[Foot { joint: "Toe".into(), marker: "L".into() }], 60.0)
+        .unwrap_err();
+    assert!(e.contains("no joint \"Toe\""), "{e}");
+}

@@ -10,6 +10,7 @@ static ALLOCATOR: animgraph_test_support::counting::Counting = animgraph_test_su
 mod bench;
 mod import;
 mod lint;
+mod markers;
 mod render;
 mod simulate;
 mod skeleton;
@@ -45,6 +46,9 @@ enum Command {
     Import(import::Args),
     /// Render a character driven by a graph and a script to PNG frames.
     Render(render::Args),
+    /// Find the foot plants of a glTF's clips and write them as sync markers
+    /// (NAME.markers.json beside the model), for marker-synced blend spaces and transitions.
+    Markers(markers::Args),
     /// Measure this machine: bind, advance, apply, crowds of 10,000 characters (one thread and
     /// all), net encode/decode and allocations per frame, in a few seconds per group.
     Bench(bench::Args),
@@ -60,5 +64,6 @@ fn main() -> ExitCode {
         Command::Import(args) => import::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Bench(args) => bench::run_bench(&args),
+        Command::Markers(args) => markers::run(&args),
     }
 }

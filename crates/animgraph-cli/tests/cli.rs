@@ -58,6 +58,7 @@ fn every_command_has_help() {
         &["simulate", "--help"],
         &["import", "--help"],
         &["render", "--help"],
+        &["markers", "--help"],
     ] {
         let (code, out) = animgraph(args);
         assert_eq!(code, 0, "{args:?}");
@@ -638,4 +639,42 @@ fn a_texture_outside_the_skeletons_folder_needs_allow_outside_paths() {
     assert_eq!(code, 0, "{text}");
     assert!(!text.contains("cannot load texture"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `animgraph markers` finds the Robot's foot plants and writes the sidecar the importer reads,
+/// keeping clips it was not asked to measure; a bad foot is a one-line error.
+#[test]
+fn markers_writes_the_foot_plants_beside_the_model() {
+    let dir = std::env::temp_dir().join(format!("animgraph-cli-markers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("Robot.glb");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/robot/RobotExpressive.glb"),
+        &model,
+    )
+    .unwrap();
+    let model_arg = model.to_str().unwrap();
+    std::fs::write(dir.join("Robot.markers.json"), r#"{"Wave": [["hand", 0.5]]}"#).unwrap();
+    let (code, out) = animgraph(&[
+        "markers",
+        model_arg,
+        "--foot",
+        "Foot.L=L",
+        "--foot",
+        "Foot.R=R",
+        "--clips",
+        "Walking,Idle",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Walking (0.958 s): L 0.008, R 0.467"), "{out}");
+    assert!(out.contains("Idle (3.333 s): no plants"), "{out}");
+    let written = std::fs::read_to_string(dir.join("Robot.markers.json")).unwrap();
+    assert!(written.contains(r#""Walking": [["L", 0.008], ["R", 0.467]]"#), "{written}");
+    assert!(written.contains(r#""Wave": [["hand", 0.5]]"#), "the other clip's markers were lost: {written}");
+    let imported = animgraph_3d::import::import_file(&model).unwrap();
+    assert_eq!(imported.skeleton.clip("Walking").unwrap().markers.len(), 2);
+    let (code, out) = animgraph(&["markers", model_arg, "--foot", "Toe"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("--foot Toe: write JOINT=NAME"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
 }
