@@ -9,6 +9,10 @@ use animgraph_runtime::{AnimationGraphPlayer, PoseBackend, mres};
 use animgraph_test_support::graphs;
 use glam::{Quat, Vec3};
 
+/// Each frame's local pose, the skeleton, each frame's samples.
+type Run =
+    (Vec<Vec<(Vec3, Quat, Vec3)>>, Arc<animgraph_3d::Skeleton3D>, Vec<Vec<animgraph_runtime::ClipSample>>);
+
 fn robot() -> Arc<animgraph_3d::Skeleton3D> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/robot");
     Arc::new(import_file(format!("{root}/RobotExpressive.glb")).unwrap().skeleton)
