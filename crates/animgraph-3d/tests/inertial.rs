@@ -20,11 +20,7 @@ fn robot() -> Arc<animgraph_3d::Skeleton3D> {
 
 /// Runs Walking -> Punch (`go` at frame 40, and `back` at frame `back` when given) and returns
 /// each frame's local pose.
-fn run_with(
-    blend: &str,
-    duration: f32,
-    back: Option<usize>,
-) -> (Vec<Vec<(Vec3, Quat, Vec3)>>, Arc<animgraph_3d::Skeleton3D>, Vec<Vec<animgraph_runtime::ClipSample>>) {
+fn run_with(blend: &str, duration: f32, back: Option<usize>) -> Run {
     let skeleton = robot();
     let graph = mres::load_str(&graphs::two_states("Walking", "Punch", blend, duration)).unwrap().graph;
     let mut backend = Skeleton3DPoseBackend::new(skeleton.clone());
@@ -49,10 +45,7 @@ fn run_with(
     (poses, skeleton, samples)
 }
 
-fn run(
-    blend: &str,
-    duration: f32,
-) -> (Vec<Vec<(Vec3, Quat, Vec3)>>, Arc<animgraph_3d::Skeleton3D>, Vec<Vec<animgraph_runtime::ClipSample>>) {
+fn run(blend: &str, duration: f32) -> Run {
     run_with(blend, duration, None)
 }
 
