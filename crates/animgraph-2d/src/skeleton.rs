@@ -1044,6 +1044,11 @@ impl Skeleton2D {
         self.clip_names.get(name).map(|i| self.clips[i].duration)
     }
 
+    /// How many event keys a clip has (they are its sync markers).
+    pub fn clip_event_count(&self, name: &str) -> usize {
+        self.clip_names.get(name).map_or(0, |i| self.clips[i].events.len())
+    }
+
     /// World transforms from local channels, then IK, in bone order (parents first).
     pub fn update_world(&self, pose: &mut Pose) {
         for b in 0..self.parents.len() {

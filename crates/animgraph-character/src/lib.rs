@@ -58,6 +58,8 @@ pub struct Clip {
     pub name: String,
     /// Seconds.
     pub length: f32,
+    /// How many sync markers it has (2D: event keys; 3D: from the markers sidecar).
+    pub markers: usize,
 }
 
 /// Largest clip map read (1 MiB).
@@ -199,11 +201,17 @@ impl Character {
         match self {
             Character::TwoD(s, _) => s
                 .clip_names()
-                .map(|n| Clip { name: n.to_string(), length: s.clip_duration(n).unwrap_or(0.0) })
+                .map(|n| Clip {
+                    name: n.to_string(),
+                    length: s.clip_duration(n).unwrap_or(0.0),
+                    markers: s.clip_event_count(n),
+                })
                 .collect(),
-            Character::ThreeD(s) => {
-                s.clips.iter().map(|c| Clip { name: c.name.clone(), length: c.duration }).collect()
-            }
+            Character::ThreeD(s) => s
+                .clips
+                .iter()
+                .map(|c| Clip { name: c.name.clone(), length: c.duration, markers: c.markers.len() })
+                .collect(),
         }
     }
 

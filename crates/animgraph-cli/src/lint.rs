@@ -36,14 +36,17 @@ pub fn run(args: &Args) -> ExitCode {
         None => None,
         Some(path) => match crate::skeleton::load(path, args.clip_map.as_deref(), &args.clips) {
             Ok(character) => {
-                let mut clips: Vec<String> = character.clips().into_iter().map(|c| c.name).collect();
+                let all = character.clips();
+                let marked_clips = all.iter().filter(|c| c.markers > 0).map(|c| c.name.clone()).collect();
+                let mut clips: Vec<String> = all.into_iter().map(|c| c.name).collect();
                 if let Some(map) = &args.clip_map {
                     let text = animgraph_runtime::files::read_text(map, 1 << 20).unwrap_or_default();
                     let aliases: std::collections::BTreeMap<String, String> =
                         serde_json::from_str(&text).unwrap_or_default();
                     clips.extend(aliases.into_keys());
                 }
-                Some(SkeletonFacts { clips, bones: character.bones().into_iter().map(|b| b.name).collect() })
+                let bones = character.bones().into_iter().map(|b| b.name).collect();
+                Some(SkeletonFacts { clips, bones, marked_clips })
             }
             Err(e) => {
                 eprintln!("{e}");

@@ -51,6 +51,7 @@ impl CharacterInfo {
         animgraph_runtime::lint::SkeletonFacts {
             clips: self.clips.iter().map(|c| c.name.clone()).collect(),
             bones: self.bones.iter().map(|b| b.name.clone()).collect(),
+            marked_clips: self.clips.iter().filter(|c| c.markers > 0).map(|c| c.name.clone()).collect(),
         }
     }
 

@@ -1147,7 +1147,7 @@ mod tests {
         doc.add_parameter(ParameterType::Float);
         assert_eq!(doc.lint(None).iter().map(|f| f.code.id()).collect::<Vec<_>>(), ["L005"]);
         let skeleton =
-            SkeletonFacts { clips: vec!["idle".into(), "walk".into(), "run".into()], bones: vec![] };
+            SkeletonFacts { clips: vec!["idle".into(), "walk".into(), "run".into()], ..Default::default() };
         assert!(
             doc.lint(Some(&skeleton)).iter().any(|f| f.code.id() == "L008" && f.message.contains("\"jump\""))
         );

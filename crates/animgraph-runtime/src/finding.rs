@@ -44,7 +44,7 @@ pub enum Code {
     ClipLength,
     /// `S001`: a `.mskel` skeleton breaks a rule (names, parents, keys, curves, ...).
     Skeleton,
-    /// `L001`...`L013`: lint (see [`crate::graph`]'s lint module, feature `lint`).
+    /// `L001`...`L014`: lint (see [`crate::graph`]'s lint module, feature `lint`).
     Lint(LintCode),
 }
 
@@ -127,6 +127,7 @@ lint_codes! {
     ExitTimeBeforeFirstTime = "L011", "exit-time-before-first-time", "the exit time is below every time the state can start at";
     WindowOutsideTime = "L012", "window-outside-time", "part of the window lies outside the times its state can have";
     InertialWithoutDuration = "L013", "inertial-without-duration", "an inertial transition with Duration 0 has nothing to decay over";
+    MarkersWithoutMarkers = "L014", "markers-without-markers", "marker sync on clips that have no markers";
 }
 
 /// One finding (see the [module docs](self)).
@@ -236,7 +237,7 @@ mod tests {
     #[test]
     fn lint_ids_are_stable_and_in_order() {
         let ids: Vec<&str> = LintCode::ALL.iter().map(|c| c.id()).collect();
-        let expected: Vec<String> = (1..=13).map(|i| format!("L{i:03}")).collect();
+        let expected: Vec<String> = (1..=14).map(|i| format!("L{i:03}")).collect();
         assert_eq!(ids, expected);
         assert_eq!(Code::Lint(LintCode::ShadowedTransition).name(), "shadowed-transition");
     }

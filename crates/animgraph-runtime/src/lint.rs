@@ -19,6 +19,7 @@
 //! | L011 | `exit-time-before-first-time` | warning | an `ExitTime` on a looping clip state below the earliest normalised time the state can have (every way in starts later, at its `Offset`), so it gates nothing |
 //! | L012 | `window-outside-time` | warning | a window starting below 0, or reaching past 1 on a looping state (time within a loop stays in 0..1; a one-shot may keep a window open past 1 while it holds its last frame) |
 //! | L013 | `inertial-without-duration` | warning | a `Blend: Inertial` transition with `Duration` 0: the target pops in with nothing to decay over |
+//! | L014 | `markers-without-markers` | warning | (with a skeleton) a blend space with `SyncMarkers` none of whose clips has markers (it runs as `SyncTime`), or a `Sync: Markers` transition from or to a clip state whose clip has none (it starts at `Offset`) |
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -26,7 +27,7 @@ use crate::finding::{Code, Finding, LintCode};
 use crate::graph::blend_space::Triangulation2D;
 use crate::graph::{
     ANY_STATE, AnimationGraph, ConditionOp, EXIT_STATE, GraphCondition, GraphMachine, GraphState,
-    GraphTransition, ParameterType, Severity, StateKind, TransitionBlend,
+    GraphTransition, ParameterType, Severity, StateKind, TransitionBlend, TransitionSync,
 };
 
 /// Smallest triangle angle (degrees) a 2D blend space may have before L010 warns.
@@ -51,6 +52,8 @@ pub struct SkeletonFacts {
     pub clips: Vec<String>,
     /// Bone or joint names.
     pub bones: Vec<String>,
+    /// The clips that have sync markers.
+    pub marked_clips: Vec<String>,
 }
 
 /// One finding of lint: a [`Finding`] with a [`Code::Lint`] code, the model path, a subject, a
@@ -79,6 +82,7 @@ pub fn lint(graph: &AnimationGraph, skeleton: Option<&SkeletonFacts>) -> Vec<Lin
         all: s,
         clips: s.clips.iter().map(String::as_str).collect(),
         bones: s.bones.iter().map(String::as_str).collect(),
+        marked: s.marked_clips.iter().map(String::as_str).collect(),
     });
     let lint = Lint { kinds, skeleton: facts.as_ref() };
     for (l, layer) in graph.layers.iter().enumerate() {
@@ -114,6 +118,7 @@ struct Facts<'a> {
     all: &'a SkeletonFacts,
     clips: HashSet<&'a str>,
     bones: HashSet<&'a str>,
+    marked: HashSet<&'a str>,
 }
 
 /// One machine's names as numbers: each state's index by name (the first of duplicates),
@@ -261,6 +266,24 @@ fn machine(lint: &Lint, m: &GraphMachine, path: &str, place: &str, out: &mut Vec
         let tpath = format!("{path}.Transitions[{i}]");
         let subject = format!("transition {} in {place}", label(t));
         conditions(lint, t, &tpath, &subject, out);
+        // L014: marker sync on a clip state without markers.
+        if let (Some(sk), TransitionSync::Markers) = (lint.skeleton, t.sync) {
+            for (end, name) in [("From", &t.from), ("To", &t.to)] {
+                let clip = m.states.iter().find(|s| &s.name == name).and_then(|s| match &s.kind {
+                    StateKind::Clip(c) => Some(c.clip.as_str()),
+                    _ => None,
+                });
+                if let Some(clip) = clip.filter(|c| !sk.marked.contains(c)) {
+                    out.push(finding(
+                        LintCode::MarkersWithoutMarkers,
+                        format!("{tpath}.Sync"),
+                        subject.clone(),
+                        format!("its {end} clip \"{clip}\" has no sync markers, so the target starts at Offset"),
+                        "give the clip markers (2D: event keys; 3D: `animgraph markers`), or set Sync to None".into(),
+                    ));
+                }
+            }
+        }
         // L013: inertial with nothing to decay over.
         if t.blend == TransitionBlend::Inertial && t.duration == 0.0 {
             out.push(finding(
@@ -287,6 +310,22 @@ fn machine(lint: &Lint, m: &GraphMachine, path: &str, place: &str, out: &mut Vec
     for (i, s) in m.states.iter().enumerate() {
         let spath = format!("{path}.States[{i}]");
         windows(s, &spath, place, out);
+        if let Some(sk) = lint.skeleton {
+            let marker_clips = match &s.kind {
+                StateKind::BlendSpace1D(b) if b.sync_markers => Some(&b.clips),
+                StateKind::BlendSpace2D(b) if b.sync_markers => Some(&b.clips),
+                _ => None,
+            };
+            if let Some(clips) = marker_clips.filter(|c| !c.iter().any(|c| sk.marked.contains(c.as_str()))) {
+                out.push(finding(
+                    LintCode::MarkersWithoutMarkers,
+                    format!("{spath}.SyncMarkers"),
+                    format!("state \"{}\" in {place}", s.name),
+                    format!("none of its clips ({}) has sync markers, so SyncMarkers runs as SyncTime", clips.join(", ")),
+                    "give the clips markers (2D: event keys; 3D: `animgraph markers`), or turn SyncMarkers off".into(),
+                ));
+            }
+        }
         let clips: Vec<(String, &String)> = match &s.kind {
             StateKind::Clip(c) => vec![(format!("{spath}.Clip"), &c.clip)],
             StateKind::BlendSpace1D(b) => {

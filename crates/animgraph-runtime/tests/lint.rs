@@ -226,6 +226,7 @@ fn l008_missing_clip_and_l009_missing_mask_bone() {
     let skeleton = SkeletonFacts {
         clips: vec!["idle".into(), "walking".into()],
         bones: vec!["Spine".into(), "Head".into()],
+        ..Default::default()
     };
     let f = check(&g, Some(&skeleton));
     let clip = has(&f, "L008");
@@ -239,6 +240,7 @@ fn l008_missing_clip_and_l009_missing_mask_bone() {
     let right = SkeletonFacts {
         clips: vec!["idle".into(), "walk".into()],
         bones: vec!["Spine".into(), "Hed".into()],
+        ..Default::default()
     };
     assert!(!codes(&check(&g, Some(&right))).iter().any(|c| *c == "L008" || *c == "L009"));
 }
@@ -306,13 +308,53 @@ fn l013_inertial_transition_without_duration() {
 }
 
 #[test]
+fn l014_marker_sync_on_clips_without_markers() {
+    let mut g = base(reads_everything());
+    g.layers[0].machine.transitions[0].sync = TransitionSync::Markers;
+    let space = BlendSpace1D {
+        parameter: "speed".into(),
+        clips: vec!["idle".into(), "walk".into()],
+        positions: vec![0.0, 1.0],
+        sync_markers: true,
+        ..Default::default()
+    };
+    g.layers[0].machine.states.push(GraphState::new("Move", StateKind::BlendSpace1D(space)));
+    g.layers[0].machine.transitions.push(t("*", "Move", vec![when("go", ConditionOp::Triggered, 0.0)]));
+    let facts = SkeletonFacts {
+        clips: vec!["idle".into(), "walk".into()],
+        marked_clips: vec![],
+        ..Default::default()
+    };
+    let found: Vec<LintFinding> =
+        check(&g, Some(&facts)).into_iter().filter(|f| f.code.id() == "L014").collect();
+    let paths: Vec<&str> = found.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "Layers[0].Machine.Transitions[0].Sync",
+            "Layers[0].Machine.Transitions[0].Sync",
+            "Layers[0].Machine.States[2].SyncMarkers"
+        ],
+        "{found:#?}"
+    );
+    // With markers on walk: the space is fine (one clip with markers is the reference), idle still lacks them.
+    let marked = SkeletonFacts { marked_clips: vec!["walk".into()], ..facts.clone() };
+    let found: Vec<String> =
+        check(&g, Some(&marked)).into_iter().filter(|f| f.code.id() == "L014").map(|f| f.message).collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("From clip \"idle\""), "{found:?}");
+    // Without a skeleton lint cannot know.
+    assert!(!codes(&check(&g, None)).contains(&"L014"));
+}
+
+#[test]
 fn every_code_is_documented_once() {
     let mut seen = std::collections::BTreeSet::new();
     for (code, name, text) in CODES {
         assert!(seen.insert(code), "{code} twice");
         assert!(!name.is_empty() && !text.is_empty());
     }
-    assert_eq!(seen.len(), 13);
+    assert_eq!(seen.len(), 14);
 }
 
 #[test]
