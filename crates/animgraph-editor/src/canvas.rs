@@ -313,6 +313,11 @@ pub fn show(
             if selected { Color32::from_rgb(255, 200, 80) } else { base },
         );
         painter.line_segment([start, end], stroke);
+        if planned_hop(playback, &prefix, &t.from, &t.to) {
+            // A path travel's hop still to come: dashed, in the travel colour.
+            let planned = Stroke::new(3.0 * zoom.max(0.6), Color32::from_rgb(255, 160, 60));
+            painter.extend(Shape::dashed_line(&[start, end], planned, 8.0 * zoom, 5.0 * zoom));
+        }
         if let Some(progress) = running_progress(playback, &prefix, &t.from, &t.to) {
             let lit = Stroke::new(3.5 * zoom.max(0.6), Color32::from_rgb(120, 220, 255));
             painter.line_segment([start, start.lerp(end, progress.clamp(0.0, 1.0))], lit);
@@ -640,6 +645,15 @@ fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
     (a + ab * t).distance(p)
+}
+
+/// Whether the arrow `from -> to` of the machine at `prefix` is a hop of the path travel under
+/// way.
+fn planned_hop(playback: &crate::live::Playback, prefix: &str, from: &str, to: &str) -> bool {
+    playback.travel.iter().any(|(f, t)| {
+        crate::live::path_shows(t, prefix, to)
+            && (from == ANY_STATE || crate::live::path_shows(f, prefix, from))
+    })
 }
 
 /// The progress of a running mix drawn on the arrow `from -> to` of the machine at `prefix`: the

@@ -126,6 +126,13 @@ pub struct Playback {
     pub normalised_time: f32,
     /// A running mix's target path and progress.
     pub target: Option<(String, f32)>,
+    /// A path travel's hops still to start, as `(from, to)` state paths.
+    pub travel: Vec<(String, String)>,
+}
+
+/// `From -> To` labels as path pairs.
+fn hops<'a>(labels: impl Iterator<Item = &'a str>) -> Vec<(String, String)> {
+    labels.filter_map(|l| l.split_once(" -> ")).map(|(a, b)| (a.to_string(), b.to_string())).collect()
 }
 
 impl Playback {
@@ -135,6 +142,7 @@ impl Playback {
             current: Some(layer.state.clone()),
             normalised_time: layer.normalised_time,
             target: layer.transition_to.clone().map(|t| (t, layer.transition_progress.unwrap_or(0.0))),
+            travel: hops(layer.travel.iter().map(String::as_str)),
         }
     }
 }
@@ -354,7 +362,10 @@ impl Live {
             .transition_target(layer)
             .zip(player.transition_progress(layer))
             .map(|(s, p)| (player.state_path(s).to_string(), p));
-        Playback { current, normalised_time: player.normalised_time(layer).unwrap_or(0.0), target }
+        let labels: Vec<String> =
+            player.travel_path(layer).iter().map(|&t| player.transition_label(t)).collect();
+        let travel = hops(labels.iter().map(String::as_str));
+        Playback { current, normalised_time: player.normalised_time(layer).unwrap_or(0.0), target, travel }
     }
 }
 

@@ -33,6 +33,9 @@ pub struct LayerRecord {
     /// A path travel's hops not started yet, as `From -> To`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub travel: Vec<String>,
+    /// An inertial blend's progress 0..1 while its offset decays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertial: Option<f32>,
 }
 
 impl LayerRecord {
@@ -51,6 +54,9 @@ impl LayerRecord {
                 .map(|w| player.bound_graph().window_name(w).to_string())
                 .collect(),
             travel: player.travel_path(layer).iter().map(|&t| player.transition_label(t)).collect(),
+            inertial: player
+                .inertial_blend(layer)
+                .map(|i| if i.duration > 0.0 { (i.elapsed / i.duration).min(1.0) } else { 1.0 }),
         }
     }
 }

@@ -159,6 +159,12 @@ impl AnimationGraphPlayer {
         ids.enumerate().filter(move |(i, _)| open.is_some_and(|o| o.bits & (1u64 << i) != 0)).map(|(_, w)| w)
     }
 
+    /// The inertial blend running on a layer (from an inertial transition's start until its
+    /// duration has passed).
+    pub fn inertial_blend(&self, layer: usize) -> Option<crate::core::InertialBlend> {
+        self.layers.get(layer)?.inertial
+    }
+
     /// A path travel's hops that have not started yet (empty when none is under way).
     pub fn travel_path(&self, layer: usize) -> &[TransitionId] {
         self.layers.get(layer).map_or(&[], |run| run.travel_left())
