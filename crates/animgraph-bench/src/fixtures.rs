@@ -157,10 +157,31 @@ pub fn gbot() -> AnimatedSkeleton2D {
 
 /// A RobotExpressive driven by its graph.
 pub fn robot() -> AnimatedSkeleton3D {
+    robot_with(&graph("characters/robot/robot.mres"))
+}
+
+/// A RobotExpressive (with its markers) driven by `graph`.
+pub fn robot_with(graph: &AnimationGraph) -> AnimatedSkeleton3D {
     let skeleton = Arc::new(
         animgraph_3d::import::import_file(asset("characters/robot/RobotExpressive.glb")).unwrap().skeleton,
     );
-    animgraph_3d::animated_3d(skeleton, Some(&graph("characters/robot/robot.mres")), 0).unwrap()
+    animgraph_3d::animated_3d(skeleton, Some(graph), 0).unwrap()
+}
+
+/// The Robot's Walking -> Punch and back, both transitions with this blend (`Inertial` or
+/// `Crossfade`), 0.3 s: a motion-quality scenario.
+pub fn robot_two_states(blend: &str) -> AnimatedSkeleton3D {
+    let text = animgraph_test_support::graphs::two_states("Walking", "Punch", blend, 0.3);
+    robot_with(&animgraph_runtime::mres::load_str(&text).unwrap().graph)
+}
+
+/// The Robot's graph with its Move blend space's SyncMarkers on or off (SyncTime either way).
+pub fn robot_markers(sync_markers: bool) -> AnimatedSkeleton3D {
+    let mut g = graph("characters/robot/robot.mres");
+    if let animgraph_runtime::graph::StateKind::BlendSpace1D(b) = &mut g.layers[0].machine.states[0].kind {
+        b.sync_markers = sync_markers;
+    }
+    robot_with(&g)
 }
 
 /// A crowd of characters sharing one bound graph, each with its own phase of the inputs.

@@ -139,6 +139,57 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
         rows.push(row("update one Robot (advance + apply)", ns / 1000.0, "us", "target < 3 us"));
     }
 
+    progress("motion quality");
+    {
+        // Transitions every 20 frames, so a 0.3 s blend is always running.
+        let mut per_blend = Vec::new();
+        for blend in ["Inertial", "Crossfade"] {
+            let mut c = robot_two_states(blend);
+            let (go, back) = {
+                let p = c.player().unwrap();
+                (p.find_parameter("go").unwrap(), p.find_parameter("back").unwrap())
+            };
+            let mut frame = 0u32;
+            let ns = nanos_per_call(budget, || {
+                frame += 1;
+                match frame % 40 {
+                    0 => c.player_mut().unwrap().fire(go).unwrap(),
+                    20 => c.player_mut().unwrap().fire(back).unwrap(),
+                    _ => {}
+                }
+                c.update(1.0 / 60.0);
+            });
+            per_blend.push(ns);
+            rows.push(row(
+                &format!("update Robot, {} transitions always blending", blend.to_lowercase()),
+                ns / 1000.0,
+                "us",
+                "Walking <-> Punch every 20 frames, 0.3 s",
+            ));
+        }
+        if let [inertial, crossfade] = per_blend[..] {
+            rows.push(row("inertial / crossfade cost", inertial / crossfade, "x", "same graph, same inputs"));
+        }
+        let mut per_sync = Vec::new();
+        for markers in [true, false] {
+            let mut c = robot_markers(markers);
+            let speed = c.player().unwrap().find_parameter("speed").unwrap();
+            c.player_mut().unwrap().set_float(speed, 2.7).unwrap();
+            let ns = nanos_per_call(budget, || c.update(1.0 / 60.0));
+            per_sync.push(ns);
+            let name = if markers { "SyncMarkers" } else { "SyncTime" };
+            rows.push(row(
+                &format!("update Robot, walk/run blend with {name}"),
+                ns / 1000.0,
+                "us",
+                "speed 2.7",
+            ));
+        }
+        if let [markers, time] = per_sync[..] {
+            rows.push(row("SyncMarkers / SyncTime cost", markers / time, "x", "same graph otherwise"));
+        }
+    }
+
     progress("crowds");
     let threads = if options.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -145,13 +145,18 @@ impl CharacterInstance {
         }
     }
 
-    /// Poses the skeleton as a recorded frame did (scrubbing a recording); the next
-    /// [`update`](Self::update) poses it from the player again.
-    pub fn pose_recorded(&mut self, frame: &animgraph_runtime::recording::RecordedFrame) {
-        let mut scratch = Vec::with_capacity(frame.samples.len());
+    /// Poses the skeleton as frame `index` of a recording did (scrubbing; `frame(i)` gives frame
+    /// `i`), replaying from before an inertial blend that was running then (see
+    /// [`pose_at`](animgraph_runtime::recording::pose_at)); the next [`update`](Self::update)
+    /// poses it from the player again.
+    pub fn pose_recorded<'a>(
+        &mut self,
+        frame: impl Fn(usize) -> Option<&'a animgraph_runtime::recording::RecordedFrame>,
+        index: usize,
+    ) {
         match &mut self.animation {
-            Animation::TwoD(a) => frame.pose(&mut a.backend, &mut scratch),
-            Animation::ThreeD(a) => frame.pose(&mut a.backend, &mut scratch),
+            Animation::TwoD(a) => animgraph_runtime::recording::pose_at(frame, index, &mut a.backend),
+            Animation::ThreeD(a) => animgraph_runtime::recording::pose_at(frame, index, &mut a.backend),
         }
     }
 

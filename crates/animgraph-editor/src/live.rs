@@ -320,10 +320,10 @@ impl Live {
         }
     }
 
-    /// Poses the preview's character as a recorded frame did (scrubbing).
-    pub fn pose_recorded(&mut self, frame: &animgraph_runtime::recording::RecordedFrame) {
+    /// Poses the preview's character as frame `index` of a recording did (scrubbing).
+    pub fn pose_recorded(&mut self, recording: &animgraph_runtime::recording::Recording, index: usize) {
         if let Some(Driver::Character(c)) = self.driver.as_mut() {
-            c.pose_recorded(frame);
+            c.pose_recorded(|i| recording.get(i), index);
         }
     }
 

@@ -131,10 +131,8 @@ impl Timeline {
         let index = index.min(self.recording.len() - 1);
         self.cursor = Some(index);
         live.running = false;
-        if let Some(frame) = self.recording.get(index) {
-            if !frame.samples.is_empty() {
-                live.pose_recorded(frame);
-            }
+        if self.recording.get(index).is_some_and(|frame| !frame.samples.is_empty()) {
+            live.pose_recorded(&self.recording, index);
         }
     }
 

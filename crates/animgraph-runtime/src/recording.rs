@@ -189,6 +189,36 @@ impl RecordedFrame {
         let layers: Vec<LayerInfo> = self.layer_infos.iter().map(LayerInfo::from).collect();
         backend.apply(scratch, &layers);
     }
+
+    /// Whether an inertial blend ran on any layer in this frame.
+    pub fn inertial(&self) -> bool {
+        self.layer_infos.iter().any(|l| l.inertial.is_some())
+    }
+}
+
+/// Poses `backend` as it was at frame `index` of a recording (`frame(i)` gives frame `i`): a
+/// pose inside an inertial blend depends on the frames before the blend started (the offset is
+/// measured from them), so the frames are applied in order from two before the earliest
+/// inertial blend still running at `index`; outside blends, `index` alone.
+pub fn pose_at<'a>(
+    frame: impl Fn(usize) -> Option<&'a RecordedFrame>,
+    index: usize,
+    backend: &mut dyn crate::PoseBackend,
+) {
+    let mut start = index;
+    while start > 0 && frame(start).is_some_and(RecordedFrame::inertial) {
+        start -= 1;
+    }
+    if start < index {
+        // `start` has no blend: it and the frame before make the history the blend started from.
+        start = start.saturating_sub(1);
+    }
+    let mut scratch = Vec::new();
+    for i in start..=index {
+        if let Some(f) = frame(i) {
+            f.pose(backend, &mut scratch);
+        }
+    }
 }
 
 /// Why a recording did not load.
