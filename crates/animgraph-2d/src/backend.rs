@@ -140,7 +140,34 @@ impl Clone for Skeleton2DPoseBackend {
     }
 }
 
+/// What a 2D backend's inertial blends depend on (its last two outputs and the offsets running),
+/// for rollback: restore it with the player's snapshot and re-simulation repeats bit for bit.
+#[derive(Clone, Debug, Default)]
+pub struct MotionSnapshot(Option<Box<Inertial2D>>);
+
 impl Skeleton2DPoseBackend {
+    /// The inertial blending state (empty for a graph without inertial transitions). Allocates:
+    /// take it with the player's snapshot, per network tick, not per frame.
+    pub fn motion_snapshot(&self) -> MotionSnapshot {
+        MotionSnapshot(self.inertial.clone())
+    }
+
+    /// Restores a [`motion_snapshot`](Self::motion_snapshot) of this backend (or one made from
+    /// the same skeleton and bound graph), copying into the storage it has: no allocation.
+    pub fn restore_motion(&mut self, snapshot: &MotionSnapshot) {
+        let (Some(mine), Some(saved)) = (self.inertial.as_deref_mut(), snapshot.0.as_deref()) else { return };
+        for (to, from) in mine.history.iter_mut().flatten().zip(saved.history.iter().flatten()) {
+            to.copy_from_slice(from);
+        }
+        mine.frames = saved.frames;
+        for (to, from) in mine.layers.iter_mut().zip(&saved.layers) {
+            for (a, b) in to.offsets.iter_mut().zip(&from.offsets) {
+                a.copy_from_slice(b);
+            }
+            (to.start, to.active) = (from.start, from.active);
+        }
+    }
+
     /// A backend posing `skeleton`, starting at its setup pose.
     pub fn new(skeleton: Arc<Skeleton2D>) -> Self {
         let bones = skeleton.bone_count();
@@ -623,7 +650,9 @@ impl Skeleton2DPoseBackend {
             let t = blend.elapsed - layer.start;
             for (channel, offsets) in pose.channels.iter_mut().zip(&layer.offsets) {
                 for (value, offset) in channel.iter_mut().zip(offsets) {
-                    *value += offset.at(t);
+                    if t < offset.end {
+                        *value += offset.at(t);
+                    }
                 }
             }
         }

@@ -18,6 +18,6 @@ pub mod spine;
 
 pub use animated::{AnimatedSkeleton2D, animated_2d};
 pub use attachment::{Geometry, SkinId, Vertices, WorldVertices};
-pub use backend::{Skeleton2DPoseBackend, SkeletonEvent};
+pub use backend::{MotionSnapshot, Skeleton2DPoseBackend, SkeletonEvent};
 pub use data::{Skeleton2DData, SkeletonError};
 pub use skeleton::{Pose, Skeleton2D};

@@ -252,7 +252,32 @@ impl Clone for Skeleton3DPoseBackend {
     }
 }
 
+/// What a 3D backend's inertial blends depend on (its last two outputs and the offsets running),
+/// for rollback: restore it with the player's snapshot and re-simulation repeats bit for bit.
+#[derive(Clone, Debug, Default)]
+pub struct MotionSnapshot(Option<Box<Inertial3D>>);
+
 impl Skeleton3DPoseBackend {
+    /// The inertial blending state (empty for a graph without inertial transitions). Allocates:
+    /// take it with the player's snapshot, per network tick, not per frame.
+    pub fn motion_snapshot(&self) -> MotionSnapshot {
+        MotionSnapshot(self.inertial.clone())
+    }
+
+    /// Restores a [`motion_snapshot`](Self::motion_snapshot) of this backend (or one made from
+    /// the same skeleton and bound graph), copying into the storage it has: no allocation.
+    pub fn restore_motion(&mut self, snapshot: &MotionSnapshot) {
+        let (Some(mine), Some(saved)) = (self.inertial.as_deref_mut(), snapshot.0.as_deref()) else { return };
+        for (to, from) in mine.history.iter_mut().zip(&saved.history) {
+            to.copy_from_slice(from);
+        }
+        mine.frames = saved.frames;
+        for (to, from) in mine.layers.iter_mut().zip(&saved.layers) {
+            to.0.copy_from_slice(&from.0);
+            (to.1, to.2) = (from.1, from.2);
+        }
+    }
+
     /// A backend posing `skeleton`, starting at its rest pose.
     pub fn new(skeleton: Arc<Skeleton3D>) -> Self {
         let n = skeleton.bone_count();
@@ -599,7 +624,9 @@ impl Skeleton3DPoseBackend {
                 }
                 let at = |k: usize| Vec3::new(joint[k].at(t), joint[k + 1].at(t), joint[k + 2].at(t));
                 pose.translations[j] += at(0);
-                pose.rotations[j] = (Quat::from_scaled_axis(at(3)) * pose.rotations[j]).normalize();
+                let rotation =
+                    Quat::from_array(animgraph_runtime::core::inertial::exp_rotation(at(3).to_array()));
+                pose.rotations[j] = (rotation * pose.rotations[j]).normalize();
                 pose.scales[j] += at(6);
             }
         }

@@ -12,7 +12,7 @@ pub mod library;
 pub mod markers;
 pub mod skeleton;
 
-pub use backend::{Pose3D, Skeleton3DPoseBackend};
+pub use backend::{MotionSnapshot, Pose3D, Skeleton3DPoseBackend};
 pub use library::{LibraryReport, Retarget};
 pub use skeleton::Skeleton3D;
 pub mod render;

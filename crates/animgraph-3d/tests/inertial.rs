@@ -106,3 +106,33 @@ fn interrupting_an_inertial_blend_with_another_starts_from_the_current_output() 
         assert!(jumps.is_empty(), "frame {at}: {jumps:?}");
     }
 }
+
+/// Rollback: the player's snapshot and the backend's motion snapshot, restored together, repeat
+/// an inertial blend bit for bit; the player's alone does not.
+#[test]
+fn rollback_inside_an_inertial_blend_repeats_bit_for_bit() {
+    let graph = mres::load_str(&graphs::two_states("Walking", "Punch", "Inertial", 0.3)).unwrap().graph;
+    let mut backend = Skeleton3DPoseBackend::new(robot());
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    let mut buffer = player.new_buffer();
+    let mut step = |player: &mut AnimationGraphPlayer, backend: &mut Skeleton3DPoseBackend, frame: u32| {
+        if frame == 40 {
+            player.fire_by_name("go").unwrap();
+        }
+        player.advance(1.0 / 60.0, &mut buffer);
+        backend.apply(buffer.samples(), buffer.layers());
+        backend.pose.rotations.clone()
+    };
+    for frame in 0..45 {
+        step(&mut player, &mut backend, frame);
+    }
+    let (saved_player, saved_motion) = (player.snapshot(), backend.motion_snapshot());
+    let first: Vec<_> = (45..60).map(|f| step(&mut player, &mut backend, f)).collect();
+    player.restore(&saved_player);
+    backend.restore_motion(&saved_motion);
+    let again: Vec<_> = (45..60).map(|f| step(&mut player, &mut backend, f)).collect();
+    assert_eq!(again, first);
+    player.restore(&saved_player);
+    let player_only: Vec<_> = (45..60).map(|f| step(&mut player, &mut backend, f)).collect();
+    assert_ne!(player_only, first, "without the motion snapshot the blend continues from the wrong frames");
+}
