@@ -52,6 +52,13 @@
 //! | interruption | a transition starting while another mix runs; the blend so far is frozen as its source |
 //! | code track | a clip played from code above the graph's layers ([`tracks::AnimationTracks`]) |
 //! | tick | one `advance`; the unit of time for networking |
+//! | blend curve | how a crossfade's weight follows its progress (`Curve`: Linear, EaseIn, EaseOut, EaseInOut) |
+//! | inertial transition | `Blend: Inertial`: only the target is sampled from the start; the backend decays the offset from the pose the layer had ([`core::inertial`]) |
+//! | sync marker | a named time in a clip (a foot plant), from 2D event keys, a glTF's `NAME.markers.json` or a script ([`markers`]) |
+//! | marker sync | `Sync: Markers` on a transition (the target starts at the matching marker phase) or `SyncMarkers` on a blend space (same-named markers reached together) |
+//! | travel path | `TravelMode: Path`: `travel` walks the shortest chain of transitions hop by hop |
+//! | weighted mask | a mask giving each bone a share of the layer (`Weights`, inherited by unlisted children) |
+//! | window | a named span of a state's normalised time, signalled by `WindowBegin` / `WindowEnd` (hit boxes, combo windows) |
 //!
 //! ## Example
 //!
