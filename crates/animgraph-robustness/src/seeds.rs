@@ -141,6 +141,14 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             asset!("assets/graphs/biped.robot.clipmap.json"),
             asset!("assets/graphs/biped.mannequiny.clipmap.json"),
         ],
+        "markers_load" => vec![
+            String::from_utf8(asset!("assets/characters/robot/RobotExpressive.markers.json"))
+                .expect("UTF-8")
+                .replace("Walking", "walk")
+                .replace("Running", "run")
+                .into_bytes(),
+            br#"{"walk": [["L", 0.0], ["R", 0.5]], "run": [["R", 0.125], ["L", 0.5], ["L", 0.75]]}"#.to_vec(),
+        ],
         "net_receive" => packets(),
         "link_from_editor" => vec![client_lines()],
         "link_from_game" => vec![server_lines()],

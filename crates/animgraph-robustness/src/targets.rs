@@ -226,6 +226,59 @@ pub fn clip_map(data: &[u8]) -> bool {
     true
 }
 
+/// A markers sidecar (`NAME.markers.json`): parsed against two clips (walk 1 s, run 0.75 s);
+/// when it loads, its markers drive a graph with a `Sync: Markers` transition and a
+/// `SyncMarkers` blend space for a few seconds of changing speeds and transitions (the marker
+/// math on any marker times a file may hold).
+pub fn markers(data: &[u8]) -> bool {
+    let Some(text) = text(data) else { return false };
+    let lengths = |clip: &str| match clip {
+        "walk" => Some(1.0),
+        "run" => Some(0.75),
+        _ => None,
+    };
+    let Ok(lists) = animgraph_runtime::markers::parse_sidecar(text, lengths) else { return false };
+    let mut backend = RecordingBackend::with_clips(&[("walk", 1.0, true), ("run", 0.75, true)]);
+    for (clip, list) in &lists {
+        let list: Vec<(&str, f32)> = list.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+        backend.set_markers(clip, &list);
+    }
+    static GRAPH: OnceLock<ValidGraph> = OnceLock::new();
+    let graph = GRAPH.get_or_init(|| {
+        let text = include_str!("../../animgraph-runtime/tests/scenarios/graphs/markers.mres");
+        animgraph_runtime::mres::load_str(text).expect("the markers scenario graph loads").graph
+    });
+    let Ok(bound) = animgraph_runtime::BoundGraph::bind(graph, &mut backend) else { return true };
+    let mut player = animgraph_runtime::AnimationGraphPlayer::new(std::sync::Arc::new(bound));
+    let mut buffer = player.new_buffer();
+    let _ = player.travel(0, "Move");
+    for frame in 0..FRAMES {
+        let _ = player.set_float_by_name("speed", (frame as f32 * 0.1).sin() * 0.5 + 0.5);
+        match frame % 20 {
+            5 => {
+                let _ = player.travel(0, "Walk");
+            }
+            9 => {
+                let _ = player.fire_by_name("go");
+            }
+            14 => {
+                let _ = player.fire_by_name("plain");
+            }
+            18 => {
+                let _ = player.travel(0, "Move");
+            }
+            _ => {}
+        }
+        player.advance(1.0 / 60.0, &mut buffer);
+        assert!(
+            buffer.samples().iter().all(|s| s.time.is_finite() && s.weight.is_finite()),
+            "{:?}",
+            buffer.samples()
+        );
+    }
+    true
+}
+
 /// A network packet: decode alone, then received by a remote locomotion player (first packet
 /// and after a real one), which then advances.
 pub fn net(data: &[u8]) -> bool {
@@ -293,6 +346,7 @@ pub const ALL: &[(&str, Target)] = &[
     ("script_parse", script),
     ("recording_load", recording),
     ("clip_map_load", clip_map),
+    ("markers_load", markers),
     ("net_receive", net),
     ("link_from_editor", link_from_editor),
     ("link_from_game", link_from_game),

@@ -56,6 +56,11 @@ fn recording_load() {
 }
 
 #[test]
+fn markers_load() {
+    check("markers_load", 3000, 0x3A7);
+}
+
+#[test]
 fn clip_map_load() {
     check("clip_map_load", 3000, 0xC11);
 }

@@ -108,9 +108,12 @@ mod tests {
         assert!(((o.at(h) - o.at(0.0)) / h + 2.0).abs() < 0.05, "starting velocity");
         assert_eq!(o.at(0.5), 0.0);
         assert!(o.at(0.5 - h).abs() < 1e-6, "reaches 0 with zero velocity: {}", o.at(0.5 - h));
-        // Smoothstep-like without velocity: 1 - (10t^3 - 15t^4 + 6t^5) at t = end / 2 is 0.5.
+        // Without velocity the curve is (1 - t)^4 (1 + 4t) over end 1 (Bollo's a0 = -20 x0).
         let still = Offset::new(1.0, 0.0, 1.0);
-        assert!((still.at(0.5) - 0.5).abs() < 1e-5);
+        for t in [0.1f32, 0.25, 0.5, 0.8] {
+            let expected = (1.0 - t).powi(4) * (1.0 + 4.0 * t);
+            assert!((still.at(t) - expected).abs() < 1e-5, "t {t}: {} vs {expected}", still.at(t));
+        }
     }
 
     #[test]
