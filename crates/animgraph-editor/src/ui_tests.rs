@@ -516,3 +516,35 @@ fn a_blend_spaces_editor_opens_from_its_menu_and_the_plot_sets_the_parameter() {
     // Not an edit of the graph.
     assert!(!doc(&h).dirty());
 }
+
+#[test]
+fn motion_quality_fields_are_edited_in_the_inspector_and_undo() {
+    use animgraph_runtime::graph::{TransitionBlend, TransitionSync};
+    let mut h = open(scratch_copy("motion"));
+    let index = doc(&h)
+        .machine()
+        .unwrap()
+        .transitions
+        .iter()
+        .position(|t| t.from == "Move" && t.to == "Air")
+        .unwrap();
+    h.state_mut().tabs[0].doc.selection = Selection::Transition(index);
+    h.run_steps(3);
+    pick(&mut h, "Crossfade", 0, "Inertial");
+    assert_eq!(doc(&h).machine().unwrap().transitions[index].blend, TransitionBlend::Inertial);
+    // Interrupt shows None too: Sync is the second.
+    pick(&mut h, "None", 1, "Markers");
+    assert_eq!(doc(&h).machine().unwrap().transitions[index].sync, TransitionSync::Markers);
+    h.state_mut().tabs[0].doc.undo();
+    h.run_steps(2);
+    assert_eq!(doc(&h).machine().unwrap().transitions[index].sync, TransitionSync::None);
+    // A state's windows: Hurt has `invulnerable`; add one.
+    let hurt = doc(&h).machine().unwrap().states.iter().position(|s| s.name == "Hurt").unwrap();
+    h.state_mut().tabs[0].doc.selection = Selection::States(vec![hurt]);
+    h.run_steps(3);
+    h.get_by_label("+ Window").click();
+    h.run_steps(3);
+    let windows = &doc(&h).machine().unwrap().states[hurt].windows;
+    assert_eq!(windows.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(), ["invulnerable", "window1"]);
+    assert!(animgraph_runtime::graph::validate(&doc(&h).graph).is_empty());
+}
