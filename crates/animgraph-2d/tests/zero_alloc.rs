@@ -118,25 +118,11 @@ fn inertial_blends_allocate_nothing_and_repeat_bit_for_bit() {
     let path = format!("{}/../../assets/characters/gbot/gbot.mskel", env!("CARGO_MANIFEST_DIR"));
     let skeleton =
         Arc::new(animgraph_2d::Skeleton2D::new(animgraph_2d::Skeleton2DData::load(path).unwrap()).unwrap());
-    let text = animgraph_test_support::graphs::two_states("walk", "hurt", "Inertial", 0.3);
-    let graph = animgraph_runtime::mres::load_str(&text).unwrap().graph;
     let run = || {
-        let mut backend = animgraph_2d::Skeleton2DPoseBackend::new(skeleton.clone());
-        let mut player = animgraph_runtime::AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
-        let mut buffer = player.new_buffer();
-        let before = thread_allocations();
-        for frame in 0..3_000u32 {
-            match frame % 50 {
-                10 => player.fire_by_name("go").unwrap(),
-                17 | 40 => player.fire_by_name("back").unwrap(),
-                _ => {}
-            }
-            player.advance(1.0 / 60.0, &mut buffer);
-            animgraph_runtime::PoseBackend::apply(&mut backend, buffer.samples(), buffer.layers());
-        }
-        let allocated = thread_allocations() - before;
-        let bits: Vec<u32> = backend.pose.channels.iter().flatten().map(|v| v.to_bits()).collect();
-        (allocated, bits)
+        let backend = animgraph_2d::Skeleton2DPoseBackend::new(skeleton.clone());
+        animgraph_test_support::graphs::inertial_workout(backend, "walk", "hurt", |b| {
+            b.pose.channels.iter().flatten().map(|v| v.to_bits()).collect()
+        })
     };
     let (allocated, first) = run();
     assert_eq!(allocated, 0, "inertial blending allocated {allocated} times");

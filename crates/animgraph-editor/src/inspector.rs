@@ -278,20 +278,7 @@ fn state(
                     }
                 });
             }
-            let mut markers = b.sync_markers;
-            if ui
-                .checkbox(&mut markers, "Sync markers")
-                .on_hover_text(
-                    "Keep the clips' markers aligned: markers of the same name are reached together",
-                )
-                .changed()
-            {
-                doc.edit_machine(|m| {
-                    if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
-                        b.sync_markers = markers
-                    }
-                });
-            }
+            sync_markers_field(ui, doc, i, b.sync_markers);
             ui.label("Points (positions ascending)");
             let mut remove = None;
             for k in 0..b.clips.len() {
@@ -373,20 +360,7 @@ fn state(
                     }
                 });
             }
-            let mut markers = b.sync_markers;
-            if ui
-                .checkbox(&mut markers, "Sync markers")
-                .on_hover_text(
-                    "Keep the clips' markers aligned: markers of the same name are reached together",
-                )
-                .changed()
-            {
-                doc.edit_machine(|m| {
-                    if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
-                        b.sync_markers = markers
-                    }
-                });
-            }
+            sync_markers_field(ui, doc, i, b.sync_markers);
             ui.label("Points (double-click the state to edit them on a plot)");
             let mut remove = None;
             for k in 0..b.clips.len() {
@@ -460,6 +434,19 @@ fn state(
     }
     if !matches!(state.kind, StateKind::SubMachine(_)) {
         windows_editor(ui, doc, &state, i);
+    }
+}
+
+/// A blend space's `SyncMarkers` checkbox (1D or 2D).
+fn sync_markers_field(ui: &mut egui::Ui, doc: &mut Document, i: usize, on: bool) {
+    let mut markers = on;
+    let hint = "Keep the clips' markers aligned: markers of the same name are reached together";
+    if ui.checkbox(&mut markers, "Sync markers").on_hover_text(hint).changed() {
+        doc.edit_machine(|m| match &mut m.states[i].kind {
+            StateKind::BlendSpace1D(b) => b.sync_markers = markers,
+            StateKind::BlendSpace2D(b) => b.sync_markers = markers,
+            _ => {}
+        });
     }
 }
 

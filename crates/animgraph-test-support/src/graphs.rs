@@ -35,3 +35,29 @@ pub fn jumps(moves: &[Vec<f32>], at: usize, factor: f32, slack: f32) -> Vec<(usi
         })
         .collect()
 }
+
+/// Runs `two_states(a, b, "Inertial", 0.3)` on `backend` for 3,000 frames, going and coming
+/// back so blends start, are interrupted and decay, and returns the allocations counted on this
+/// thread meanwhile (after bind) and `read(backend)` at the end: a backend's zero-allocation and
+/// determinism check for inertial blends.
+pub fn inertial_workout<B: animgraph_runtime::PoseBackend>(
+    mut backend: B,
+    a: &str,
+    b: &str,
+    read: impl Fn(&B) -> Vec<u32>,
+) -> (u64, Vec<u32>) {
+    let graph = animgraph_runtime::mres::load_str(&two_states(a, b, "Inertial", 0.3)).unwrap().graph;
+    let mut player = animgraph_runtime::AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    let mut buffer = player.new_buffer();
+    let before = crate::counting::thread_allocations();
+    for frame in 0..3_000u32 {
+        match frame % 50 {
+            10 => player.fire_by_name("go").unwrap(),
+            17 | 40 => player.fire_by_name("back").unwrap(),
+            _ => {}
+        }
+        player.advance(1.0 / 60.0, &mut buffer);
+        backend.apply(buffer.samples(), buffer.layers());
+    }
+    (crate::counting::thread_allocations() - before, read(&backend))
+}
