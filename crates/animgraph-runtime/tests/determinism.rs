@@ -142,6 +142,25 @@ proptest! {
     }
 
     #[test]
+    fn windows_travel_paths_and_markers_are_deterministic(script in frames()) {
+        let windows = load("tests/scenarios/graphs/windows.mres");
+        let clips_w = clips(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
+        let first = run(&windows, &clips_w, &script);
+        prop_assert_eq!(first, run(&windows, &clips_w, &script));
+        let travel = load("tests/scenarios/graphs/travel_path.mres");
+        let clips_t = clips(&[("idle", 1.0, true), ("walk", 1.0, true), ("run", 1.0, true), ("sprint", 1.0, true),
+            ("crouch", 1.0, true), ("jump", 0.5, false), ("fall", 1.0, true)]);
+        let first = run(&travel, &clips_t, &script);
+        prop_assert_eq!(first, run(&travel, &clips_t, &script));
+        let markers = load("tests/scenarios/graphs/markers.mres");
+        let mut clips_m = clips(&[("walk", 1.0, true), ("run", 0.75, true)]);
+        clips_m.get_mut("walk").unwrap().markers = vec![("L".into(), 0.0), ("R".into(), 0.5)];
+        clips_m.get_mut("run").unwrap().markers = vec![("R".into(), 0.125), ("L".into(), 0.5)];
+        let first = run(&markers, &clips_m, &script);
+        prop_assert_eq!(first, run(&markers, &clips_m, &script));
+    }
+
+    #[test]
     fn layered_interruptions_are_deterministic(script in frames()) {
         let graph = load("tests/scenarios/graphs/interrupt.mres");
         let clips = clips(&[("a", 1.0, true), ("b", 0.7, true), ("c", 1.3, false), ("d", 0.9, true), ("e", 1.1, true)]);

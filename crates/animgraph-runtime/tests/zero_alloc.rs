@@ -254,10 +254,11 @@ fn explain_mode_records_without_allocating() {
     assert_eq!(after - before, 0, "explain mode allocated {} times", after - before);
 }
 
-/// Windows (begin, end, closed by transitions and restores) and path travel (planning the chain
-/// and starting each hop) allocate nothing after bind.
+/// Windows (begin, end, closed by transitions and restores), path travel (planning the chain
+/// and starting each hop) and marker sync (matched starts, marker-segment clocks) allocate
+/// nothing after bind.
 #[test]
-fn windows_and_path_travel_allocate_nothing() {
+fn windows_path_travel_and_marker_sync_allocate_nothing() {
     let windows = graph("tests/scenarios/graphs/windows.mres");
     let mut b =
         backend(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
@@ -281,6 +282,12 @@ fn windows_and_path_travel_allocate_nothing() {
     }
     let snapshot = player.snapshot();
     let targets = ["Sprint", "Air/Fall", "Crouch", "Idle", "Air", "Walk"];
+    let markers = graph("tests/scenarios/graphs/markers.mres");
+    let mut b3 = backend(&[("walk", 1.0, true), ("run", 0.75, true)]);
+    b3.set_markers("walk", &[("L", 0.0), ("R", 0.5)]);
+    b3.set_markers("run", &[("R", 0.125), ("L", 0.5)]);
+    let mut synced = AnimationGraphPlayer::bind(&markers, &mut b3).unwrap();
+    let mut synced_buffer = synced.new_buffer();
     let before = allocations();
     let (mut window_events, mut hops) = (0usize, 0usize);
     for frame in 0..5_000u32 {
@@ -303,6 +310,16 @@ fn windows_and_path_travel_allocate_nothing() {
             walker.travel(0, targets[(frame / 17) as usize % targets.len()]).unwrap();
         }
         walker.advance(1.0 / 8.0, &mut walker_buffer);
+        // Marker sync: matched transition starts and a SyncMarkers blend space at moving speeds.
+        synced.set_float_by_name("speed", (frame as f32 * 0.05).sin() * 0.5 + 0.5).unwrap();
+        match frame % 30 {
+            0 => synced.travel(0, "Walk").unwrap(),
+            7 => synced.fire_by_name("go").unwrap(),
+            14 => synced.fire_by_name("plain").unwrap(),
+            21 => synced.travel(0, "Move").unwrap(),
+            _ => {}
+        }
+        synced.advance(1.0 / 60.0, &mut synced_buffer);
         hops += walker.events().iter().filter(|e| matches!(e, GraphEvent::TransitionStarted { .. })).count();
     }
     let after = allocations();
