@@ -695,6 +695,20 @@ mod tests {
     }
 
     #[test]
+    fn a_travels_hops_light_their_arrows_at_every_depth() {
+        let playback = crate::live::Playback {
+            travel: vec![("Idle".into(), "Air/Jump".into()), ("Air/Jump".into(), "Air/Fall".into())],
+            ..Default::default()
+        };
+        // The top machine shows Idle -> Air (entering the sub-machine); inside Air, Jump -> Fall.
+        assert!(planned_hop(&playback, "", "Idle", "Air"));
+        assert!(planned_hop(&playback, "Air/", "Jump", "Fall"));
+        assert!(!planned_hop(&playback, "", "Air", "Idle"));
+        assert!(!planned_hop(&playback, "", "Idle", "Walk"));
+        assert!(!planned_hop(&crate::live::Playback::default(), "", "Idle", "Air"));
+    }
+
+    #[test]
     fn screen_and_graph_mappings_are_inverse() {
         let centre = Pos2::new(640.0, 400.0);
         for view in views() {
