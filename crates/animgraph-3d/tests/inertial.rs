@@ -136,3 +136,47 @@ fn rollback_inside_an_inertial_blend_repeats_bit_for_bit() {
     let player_only: Vec<_> = (45..60).map(|f| step(&mut player, &mut backend, f)).collect();
     assert_ne!(player_only, first, "without the motion snapshot the blend continues from the wrong frames");
 }
+
+/// Over the network: a remote applying the authority's snapshot every tick starts the inertial
+/// blend on the same frame and poses like the authority through it (within what replication
+/// rounds: clip times are ticks x delta on the remote, sums of deltas on the authority).
+#[test]
+fn a_remote_applying_every_tick_blends_like_the_authority() {
+    use animgraph_runtime::net::{Authority, Received, Remote};
+    let graph = mres::load_str(&graphs::two_states("Walking", "Punch", "Inertial", 0.3)).unwrap().graph;
+    let skeleton = robot();
+    let mut authority_backend = Skeleton3DPoseBackend::new(skeleton.clone());
+    let mut authority_player = AnimationGraphPlayer::bind(&graph, &mut authority_backend).unwrap();
+    let mut remote_backend = Skeleton3DPoseBackend::new(skeleton);
+    let mut remote_player = AnimationGraphPlayer::bind(&graph, &mut remote_backend).unwrap();
+    let (mut a_buffer, mut r_buffer) = (authority_player.new_buffer(), remote_player.new_buffer());
+    let (mut authority, mut remote) = (Authority::default(), Remote::default());
+    let mut bytes = Vec::new();
+    let delta = 1.0 / 60.0;
+    let mut worst = 0.0f32;
+    for frame in 0..90 {
+        match frame {
+            30 => authority_player.fire_by_name("go").unwrap(),
+            60 => authority_player.fire_by_name("back").unwrap(),
+            _ => {}
+        }
+        authority_player.advance(delta, &mut a_buffer);
+        authority_backend.apply(a_buffer.samples(), a_buffer.layers());
+        authority.snapshot(&mut authority_player, &mut bytes);
+        let Received::Applied(tick) = remote.receive(&bytes, &mut remote_player, delta).unwrap() else {
+            panic!("frame {frame} not applied")
+        };
+        authority.ack(tick);
+        remote_player.sample_current(&mut r_buffer);
+        assert_eq!(
+            r_buffer.layers()[0].inertial.map(|i| i.started),
+            a_buffer.layers()[0].inertial.map(|i| i.started),
+            "frame {frame}: the blend starts on the same frame"
+        );
+        remote_backend.apply(r_buffer.samples(), r_buffer.layers());
+        for (a, r) in authority_backend.pose.rotations.iter().zip(&remote_backend.pose.rotations) {
+            worst = worst.max(a.angle_between(*r));
+        }
+    }
+    assert!(worst < 1e-3, "the remote's pose strays {worst} rad from the authority's");
+}
