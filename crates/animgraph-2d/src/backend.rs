@@ -352,7 +352,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
         skeleton.update_world(pose);
     }
 
-    fn prepare_inertial(&mut self, layers: usize, samples: usize) {
+    fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
         let bones = self.skeleton.bone_count();
         let channels = || -> [Vec<f32>; CHANNELS] { std::array::from_fn(|_| vec![0.0; bones]) };
         let offsets =
@@ -362,8 +362,14 @@ impl PoseBackend for Skeleton2DPoseBackend {
             frames: 0,
             target_prev: channels(),
             prev_samples: Vec::with_capacity(samples + 64),
-            layers: (0..layers)
-                .map(|_| LayerOffset { offsets: offsets(), start: 0.0, active: false })
+            // Layers without inertial transitions get no offsets (empty arrays).
+            layers: layers
+                .iter()
+                .map(|&on| LayerOffset {
+                    offsets: if on { offsets() } else { Default::default() },
+                    start: 0.0,
+                    active: false,
+                })
                 .collect(),
         }));
     }
@@ -614,7 +620,7 @@ impl Skeleton2DPoseBackend {
         let bones = pose.channels[0].len();
         for (l, info) in layers.iter().enumerate() {
             let Some(layer) = inertial.layers.get_mut(l) else { break };
-            let Some(blend) = info.inertial else {
+            let Some(blend) = info.inertial.filter(|_| layer.offsets[0].len() == bones) else {
                 layer.active = false;
                 continue;
             };

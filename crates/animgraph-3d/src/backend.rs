@@ -437,7 +437,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
         self.update_world();
     }
 
-    fn prepare_inertial(&mut self, layers: usize, samples: usize) {
+    fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
         let n = self.skeleton.bone_count();
         let rest = vec![(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE); n];
         self.inertial = Some(Box::new(Inertial3D {
@@ -445,7 +445,11 @@ impl PoseBackend for Skeleton3DPoseBackend {
             frames: 0,
             target_prev: rest,
             prev_samples: Vec::with_capacity(samples + 64),
-            layers: (0..layers).map(|_| (vec![[Offset::default(); 9]; n], 0.0, false)).collect(),
+            // Layers without inertial transitions get no offsets.
+            layers: layers
+                .iter()
+                .map(|&on| (vec![[Offset::default(); 9]; if on { n } else { 0 }], 0.0, false))
+                .collect(),
         }));
     }
 }

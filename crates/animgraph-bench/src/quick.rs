@@ -234,6 +234,32 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
         ));
     }
 
+    progress("crowd scaling");
+    {
+        // Per character as the crowd grows (one thread), and what each character costs in
+        // memory: the heap bytes and allocations of making it from the first (counted while the
+        // binary's allocator is test-support's PerThread; 0 otherwise).
+        use animgraph_test_support::counting::{thread_allocations, thread_bytes};
+        for n in [100usize, 1_000, 10_000, 30_000] {
+            let first = gbot();
+            let (bytes, allocations) = (thread_bytes(), thread_allocations());
+            let mut crowd = Crowd::new(&first, n);
+            let bytes = (thread_bytes() - bytes) as f64 / n as f64;
+            let allocations = (thread_allocations() - allocations) as f64 / n as f64;
+            let ns = one_thread.install(|| nanos_per_call(budget, || crowd.update_parallel())) / n as f64;
+            rows.push(row(&format!("update a crowd of {n} GBots, 1 thread"), ns, "ns/character", ""));
+            if n == 1_000 {
+                rows.push(row("memory per GBot", bytes, "bytes", "heap requested making one from the first"));
+                rows.push(row(
+                    "allocations per GBot",
+                    allocations,
+                    "allocations",
+                    "making one from the first",
+                ));
+            }
+        }
+    }
+
     progress("net");
     {
         let state = net_state();

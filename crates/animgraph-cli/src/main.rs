@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[global_allocator]
-static ALLOCATOR: animgraph_test_support::counting::Counting = animgraph_test_support::counting::Counting;
+static ALLOCATOR: animgraph_test_support::counting::PerThread = animgraph_test_support::counting::PerThread;
 
 mod bench;
 mod import;

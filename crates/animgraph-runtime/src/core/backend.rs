@@ -53,11 +53,12 @@ pub trait PoseBackend {
     ///    target's alone.
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]);
 
-    /// Called at bind when the graph has inertial transitions, with its layer count and most
-    /// samples per frame: the backend reserves what inertial blending needs (the last two
-    /// output poses, the offsets per layer), so `apply` still allocates nothing. Backends that
-    /// cannot inertialize ignore it (their inertial blends cut to the target).
-    fn prepare_inertial(&mut self, layers: usize, samples: usize) {
+    /// Called at bind when the graph has inertial transitions, with, per layer, whether it has
+    /// any, and the most samples per frame: the backend reserves what inertial blending needs
+    /// (the last two output poses, offsets for those layers), so `apply` still allocates
+    /// nothing. Backends that cannot inertialize ignore it (their inertial blends cut to the
+    /// target).
+    fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
         let _ = (layers, samples);
     }
 

@@ -99,6 +99,7 @@ fn bind(graph: &AnimationGraph, backend: &mut dyn PoseBackend) -> Result<BoundGr
         },
         clips: HashMap::new(),
         clip_markers: HashMap::new(),
+        inertial_layers: Vec::new(),
         mix_keys: HashMap::new(),
         pending: Vec::new(),
         machine_any: Vec::new(),
@@ -135,6 +136,8 @@ struct Binder<'a> {
     clips: HashMap<String, Option<(ClipId, f32, bool)>>,
     /// Each clip's markers, by clip name.
     clip_markers: HashMap<String, Range<u32>>,
+    /// Per layer: whether it has inertial transitions.
+    inertial_layers: Vec<bool>,
     mix_keys: HashMap<String, MixKey>,
     pending: Vec<PendingTransition>,
     /// Per machine: its `*` transitions (indices into `pending`).
@@ -305,9 +308,11 @@ impl Binder<'_> {
         }
         self.finish_transitions()?;
         self.build_candidates()?;
-        if self.out.transitions.iter().any(|t| t.blend == super::TransitionBlend::Inertial) {
+        if self.inertial_layers.contains(&true) {
             let samples = self.out.sample_capacity();
-            self.backend.prepare_inertial(self.out.layers.len(), samples);
+            let mut layers = std::mem::take(&mut self.inertial_layers);
+            layers.resize(self.out.layers.len(), false);
+            self.backend.prepare_inertial(&layers, samples);
         }
         Ok(())
     }
@@ -474,6 +479,12 @@ impl Binder<'_> {
                 });
             }
             let index = self.pending.len();
+            if t.blend == super::TransitionBlend::Inertial {
+                if self.inertial_layers.len() <= layer as usize {
+                    self.inertial_layers.resize(layer as usize + 1, false);
+                }
+                self.inertial_layers[layer as usize] = true;
+            }
             self.pending.push(PendingTransition {
                 model: format!("{model}.Transitions[{list_index}]"),
                 machine: machine_id,
