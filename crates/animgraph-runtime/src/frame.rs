@@ -129,9 +129,41 @@ impl EventRecord {
             }
             (Some(state), _, _, _) => format!("{layer}: {} {state}", self.kind),
             (None, Some(from), Some(to), _) => format!("{layer}: {from} -> {to}"),
+            (None, None, Some(to), None) => format!("{layer}: {} -> {to}", self.kind),
             (_, _, _, Some(clip)) => format!("{layer}: track {} {clip}", self.kind),
             _ => format!("{layer}: {}", self.kind),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(kind: &str, state: Option<&str>, to: Option<&str>, window: Option<&str>) -> EventRecord {
+        EventRecord {
+            kind: kind.into(),
+            layer: 0,
+            state: state.map(Into::into),
+            from: None,
+            to: to.map(Into::into),
+            track: None,
+            clip: None,
+            window: window.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn log_lines_name_windows_and_travel_targets() {
+        let names = ["Base".to_string()];
+        let begin = event("WindowBegin", Some("Attack"), None, Some("hitbox"));
+        assert_eq!(begin.describe(&names), "Base: WindowBegin Attack \"hitbox\"");
+        let planned = event("TravelPlanned", None, Some("Air/Fall"), None);
+        assert_eq!(planned.describe(&names), "Base: TravelPlanned -> Air/Fall");
+        assert_eq!(
+            event("StateEntered", Some("Idle"), None, None).describe(&names),
+            "Base: StateEntered Idle"
+        );
     }
 }
 
