@@ -32,21 +32,9 @@ fn apply_gbot_6_samples_3_layers(bencher: Bencher) {
     );
     let mask = backend.resolve_mask(&animgraph_runtime::BoneMask::new(vec!["LeftArm".into()], true));
     let layers = [
-        LayerInfo {
-            blend: ClipBlend::Replace,
-            weight: 1.0,
-            mask: None,
-            event_threshold: 0.5,
-            inertial: None,
-        },
-        LayerInfo { blend: ClipBlend::Replace, weight: 0.8, mask, event_threshold: 0.5, inertial: None },
-        LayerInfo {
-            blend: ClipBlend::Additive,
-            weight: 0.6,
-            mask: None,
-            event_threshold: 0.5,
-            inertial: None,
-        },
+        LayerInfo::default(),
+        LayerInfo { weight: 0.8, mask, ..LayerInfo::default() },
+        LayerInfo { blend: ClipBlend::Additive, weight: 0.6, ..LayerInfo::default() },
     ];
     let mut t = 0.0f32;
     bencher.bench_local(|| {
@@ -175,13 +163,7 @@ fn spine_hero_apply_constraints_and_mesh_vertices(bencher: Bencher) {
     let mut backend = Skeleton2DPoseBackend::new(Arc::clone(&skeleton));
     let mut vertices = animgraph_2d::WorldVertices::new(&skeleton);
     let run = backend.resolve_clip("run").unwrap();
-    let layers = [LayerInfo {
-        blend: ClipBlend::Replace,
-        weight: 1.0,
-        mask: None,
-        event_threshold: 0.5,
-        inertial: None,
-    }];
+    let layers = [LayerInfo::default()];
     let mut t = 0.0f32;
     bencher.bench_local(|| {
         t = (t + 1.0 / 60.0) % 1.0;
@@ -206,13 +188,7 @@ fn spine_hero_mesh_vertices_only(bencher: Bencher) {
     let mut backend = Skeleton2DPoseBackend::new(Arc::clone(&skeleton));
     let mut vertices = animgraph_2d::WorldVertices::new(&skeleton);
     let run = backend.resolve_clip("run").unwrap();
-    let layers = [LayerInfo {
-        blend: ClipBlend::Replace,
-        weight: 1.0,
-        mask: None,
-        event_threshold: 0.5,
-        inertial: None,
-    }];
+    let layers = [LayerInfo::default()];
     backend.apply(
         &[ClipSample { clip: run, time: 0.3, prev_time: 0.3, weight: 1.0, layer: 0, looped: false }],
         &layers,

@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use animgraph_2d::render::{Camera, RenderOptions, pose_bounds, render};
 use animgraph_2d::{Skeleton2D, Skeleton2DPoseBackend, godot};
-use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_runtime::{ClipSample, LayerInfo, PoseBackend};
 
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/assets/gbot-2d".into());
@@ -25,13 +25,7 @@ fn main() {
         let id = backend.resolve_clip(clip).unwrap();
         let t = backend.clip_length(id) * 0.3;
         let sample = ClipSample { clip: id, time: t, prev_time: t, weight: 1.0, layer: 0, looped: false };
-        let layer = LayerInfo {
-            blend: ClipBlend::Replace,
-            weight: 1.0,
-            mask: None,
-            event_threshold: 0.5,
-            inertial: None,
-        };
+        let layer = LayerInfo::default();
         backend.apply(&[sample], &[layer]);
         render(
             &skeleton,

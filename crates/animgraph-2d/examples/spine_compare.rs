@@ -10,7 +10,7 @@ use std::sync::Arc;
 use animgraph_2d::Skeleton2D;
 use animgraph_2d::backend::Skeleton2DPoseBackend;
 use animgraph_2d::spine::import_spine;
-use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_runtime::{ClipSample, LayerInfo, PoseBackend};
 use serde_json::Value;
 
 fn main() {
@@ -40,13 +40,7 @@ fn main() {
     };
     let names: Vec<String> = skeleton.data.bones.iter().map(|b| b.name.clone()).collect();
     let mut backend = Skeleton2DPoseBackend::new(skeleton);
-    let layer = [LayerInfo {
-        blend: ClipBlend::Replace,
-        weight: 1.0,
-        mask: None,
-        event_threshold: 0.5,
-        inertial: None,
-    }];
+    let layer = [LayerInfo::default()];
     // animation -> (worst px, where, worst axis, where)
     let mut worst: BTreeMap<String, (f32, String, f32, String)> = BTreeMap::new();
     for pose in expected["poses"].as_array().unwrap() {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use animgraph_2d::render::{Camera, RenderOptions, load_textures, pose_bounds, render};
 use animgraph_2d::spine::{find_atlas, import_spine_with_atlas};
 use animgraph_2d::{Skeleton2D, Skeleton2DPoseBackend};
-use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_runtime::{ClipSample, LayerInfo, PoseBackend};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,13 +35,7 @@ fn main() {
     }
     let clip = backend.resolve_clip(animation).expect("no such animation");
     let duration = backend.clip_length(clip);
-    let layer = [LayerInfo {
-        blend: ClipBlend::Replace,
-        weight: 1.0,
-        mask: None,
-        event_threshold: 0.5,
-        inertial: None,
-    }];
+    let layer = [LayerInfo::default()];
     let mut poses = Vec::new();
     for k in 0..4 {
         let time = duration * k as f32 / 4.0;

@@ -8,7 +8,7 @@ use animgraph_2d::data::{
     AttachmentData, AttachmentKind, BoneData, BoneTimelines, ClipData, Curve, Key, SlotData, SlotTimelines,
 };
 use animgraph_2d::{Skeleton2D, Skeleton2DData, Skeleton2DPoseBackend};
-use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_runtime::{ClipSample, LayerInfo, PoseBackend};
 use animgraph_test_support::conformance::{self, RigChannel};
 
 fn key(time: f32, values: &[f32]) -> Key {
@@ -140,7 +140,7 @@ fn sample(
 }
 
 fn layer(weight: f32) -> LayerInfo {
-    LayerInfo { blend: ClipBlend::Replace, weight, mask: None, event_threshold: 0.5, inertial: None }
+    LayerInfo { weight, ..LayerInfo::default() }
 }
 
 fn attachment(b: &Skeleton2DPoseBackend) -> String {

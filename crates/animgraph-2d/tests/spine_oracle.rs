@@ -10,7 +10,7 @@ use animgraph_2d::Skeleton2D;
 use animgraph_2d::backend::Skeleton2DPoseBackend;
 use animgraph_2d::data::{AttachmentKind, RegionRef};
 use animgraph_2d::spine::import_spine_with_atlas;
-use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_runtime::{ClipSample, LayerInfo, PoseBackend};
 use serde_json::Value;
 
 /// Translations within 0.01 px; matrix entries within 2e-4 (0.01 degrees is 1.7e-4).
@@ -42,13 +42,7 @@ fn check(name: &str) {
         .collect();
     let mut vertices = Vec::new();
     let (mut mesh_checks, mut uv_checks, mut frame_checks) = (0, 0, 0);
-    let layer = [LayerInfo {
-        blend: ClipBlend::Replace,
-        weight: 1.0,
-        mask: None,
-        event_threshold: 0.5,
-        inertial: None,
-    }];
+    let layer = [LayerInfo::default()];
     let mut failures = Vec::new();
     let mut compared = 0;
     for pose in expected["poses"].as_array().unwrap() {

@@ -69,20 +69,8 @@ fn deforming_meshes_switching_skins_sequences_and_world_vertices_allocate_nothin
         let mut backend = animgraph_2d::Skeleton2DPoseBackend::new(Arc::clone(&skeleton));
         let clip = animgraph_runtime::ClipId(0);
         let layers = [
-            LayerInfo {
-                blend: ClipBlend::Replace,
-                weight: 1.0,
-                mask: None,
-                event_threshold: 0.5,
-                inertial: None,
-            },
-            LayerInfo {
-                blend: ClipBlend::Additive,
-                weight: 0.5,
-                mask: None,
-                event_threshold: 0.5,
-                inertial: None,
-            },
+            LayerInfo::default(),
+            LayerInfo { blend: ClipBlend::Additive, weight: 0.5, ..LayerInfo::default() },
         ];
         let skins: Vec<SkinId> = (0..skeleton.skins.names.len() as u16).map(SkinId).collect();
         let mut vertices = WorldVertices::new(&skeleton);

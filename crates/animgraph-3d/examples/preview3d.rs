@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use animgraph_3d::Skeleton3DPoseBackend;
 use animgraph_3d::render::{RenderOptions3D, fit_camera, render};
-use animgraph_runtime::{ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_runtime::{ClipSample, LayerInfo, PoseBackend};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -18,16 +18,7 @@ fn main() {
         let id = backend.resolve_clip(&clip).unwrap();
         let t = backend.clip_length(id) * 0.3;
         let s = ClipSample { clip: id, time: t, prev_time: t, weight: 1.0, layer: 0, looped: false };
-        backend.apply(
-            &[s],
-            &[LayerInfo {
-                blend: ClipBlend::Replace,
-                weight: 1.0,
-                mask: None,
-                event_threshold: 0.5,
-                inertial: None,
-            }],
-        );
+        backend.apply(&[s], &[LayerInfo::default()]);
         render(&skeleton, &backend.pose, &camera, &options).save_png(format!("/tmp/g3_{clip}.png")).unwrap();
     }
 }

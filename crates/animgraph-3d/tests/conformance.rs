@@ -82,7 +82,7 @@ fn the_3d_backend_passes_the_shared_conformance_suite() {
 }
 
 fn layer(blend: ClipBlend, weight: f32) -> LayerInfo {
-    LayerInfo { blend, weight, mask: None, event_threshold: 0.5, inertial: None }
+    LayerInfo { blend, weight, ..LayerInfo::default() }
 }
 
 fn spin_rig(rotations: &[(&str, Quat)]) -> Arc<Skeleton3D> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use animgraph_3d::import::{import_bytes, import_file};
 use animgraph_3d::skeleton::{Channel, Interpolation, Property};
 use animgraph_3d::{Skeleton3DPoseBackend, animated_3d};
-use animgraph_runtime::{BoneMask, ClipBlend, ClipSample, LayerInfo, PoseBackend};
+use animgraph_runtime::{BoneMask, ClipSample, LayerInfo, PoseBackend};
 use glam::{Quat, Vec4};
 
 fn asset(path: &str) -> PathBuf {
@@ -179,13 +179,7 @@ fn masks_resolve_by_joint_name_with_and_without_children() {
     let walk = b.resolve_clip("Walking").unwrap();
     let sample =
         |clip, layer| ClipSample { clip, time: 0.4, prev_time: 0.4, weight: 1.0, layer, looped: false };
-    let layer = |mask| LayerInfo {
-        blend: ClipBlend::Replace,
-        weight: 1.0,
-        mask,
-        event_threshold: 0.5,
-        inertial: None,
-    };
+    let layer = |mask| LayerInfo { mask, ..LayerInfo::default() };
     b.apply(&[sample(walk, 0)], &[layer(None)]);
     let walking = b.pose.clone();
     b.apply(&[sample(walk, 0), sample(wave, 1)], &[layer(None), layer(Some(with))]);
