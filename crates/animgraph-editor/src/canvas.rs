@@ -650,7 +650,7 @@ fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
 /// Whether the arrow `from -> to` of the machine at `prefix` is a hop of the path travel under
 /// way.
 fn planned_hop(playback: &crate::live::Playback, prefix: &str, from: &str, to: &str) -> bool {
-    playback.travel.iter().any(|(f, t)| {
+    playback.travel.iter().any(|[f, t]| {
         crate::live::path_shows(t, prefix, to)
             && (from == ANY_STATE || crate::live::path_shows(f, prefix, from))
     })
@@ -697,7 +697,7 @@ mod tests {
     #[test]
     fn a_travels_hops_light_their_arrows_at_every_depth() {
         let playback = crate::live::Playback {
-            travel: vec![("Idle".into(), "Air/Jump".into()), ("Air/Jump".into(), "Air/Fall".into())],
+            travel: vec![["Idle".into(), "Air/Jump".into()], ["Air/Jump".into(), "Air/Fall".into()]],
             ..Default::default()
         };
         // The top machine shows Idle -> Air (entering the sub-machine); inside Air, Jump -> Fall.

@@ -126,13 +126,8 @@ pub struct Playback {
     pub normalised_time: f32,
     /// A running mix's target path and progress.
     pub target: Option<(String, f32)>,
-    /// A path travel's hops still to start, as `(from, to)` state paths.
-    pub travel: Vec<(String, String)>,
-}
-
-/// `From -> To` labels as path pairs.
-fn hops<'a>(labels: impl Iterator<Item = &'a str>) -> Vec<(String, String)> {
-    labels.filter_map(|l| l.split_once(" -> ")).map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    /// A path travel's hops still to start, as `[from, to]` state paths.
+    pub travel: Vec<[String; 2]>,
 }
 
 impl Playback {
@@ -142,7 +137,7 @@ impl Playback {
             current: Some(layer.state.clone()),
             normalised_time: layer.normalised_time,
             target: layer.transition_to.clone().map(|t| (t, layer.transition_progress.unwrap_or(0.0))),
-            travel: hops(layer.travel.iter().map(String::as_str)),
+            travel: layer.travel.clone(),
         }
     }
 }
@@ -362,9 +357,8 @@ impl Live {
             .transition_target(layer)
             .zip(player.transition_progress(layer))
             .map(|(s, p)| (player.state_path(s).to_string(), p));
-        let labels: Vec<String> =
-            player.travel_path(layer).iter().map(|&t| player.transition_label(t)).collect();
-        let travel = hops(labels.iter().map(String::as_str));
+        let hops = player.travel_path(layer).iter().filter_map(|&t| player.transition_ends(t));
+        let travel = hops.map(|(from, to)| [from.to_string(), to.to_string()]).collect();
         Playback { current, normalised_time: player.normalised_time(layer).unwrap_or(0.0), target, travel }
     }
 }

@@ -30,9 +30,9 @@ pub struct LayerRecord {
     /// The windows open now (names, of the layer's newest state).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub windows: Vec<String>,
-    /// A path travel's hops not started yet, as `From -> To`.
+    /// A path travel's hops not started yet, as `[from, to]` state paths.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub travel: Vec<String>,
+    pub travel: Vec<[String; 2]>,
     /// An inertial blend's progress 0..1 while its offset decays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inertial: Option<f32>,
@@ -53,7 +53,12 @@ impl LayerRecord {
                 .open_windows(layer)
                 .map(|w| player.bound_graph().window_name(w).to_string())
                 .collect(),
-            travel: player.travel_path(layer).iter().map(|&t| player.transition_label(t)).collect(),
+            travel: player
+                .travel_path(layer)
+                .iter()
+                .filter_map(|&t| player.transition_ends(t))
+                .map(|(from, to)| [from.to_string(), to.to_string()])
+                .collect(),
             inertial: player
                 .inertial_blend(layer)
                 .map(|i| if i.duration > 0.0 { (i.elapsed / i.duration).min(1.0) } else { 1.0 }),

@@ -39,7 +39,8 @@ fn trace(records: &[FrameRecord], probes: &[u64]) -> Vec<String> {
                     extra += &format!(" windows {}", layer.windows.join(","));
                 }
                 if !layer.travel.is_empty() {
-                    extra += &format!(" travel {}", layer.travel.join(", "));
+                    let hops: Vec<String> = layer.travel.iter().map(|[f, t]| format!("{f} -> {t}")).collect();
+                    extra += &format!(" travel {}", hops.join(", "));
                 }
                 lines.push(format!(
                     "{} L{l} state {} t {:.3}{mix} weight {:.3}{extra}",

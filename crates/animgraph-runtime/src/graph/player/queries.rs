@@ -241,12 +241,19 @@ impl AnimationGraphPlayer {
 
     /// A transition as `From -> To` with state paths (`*` for any state, `<exit>`).
     pub fn transition_label(&self, transition: TransitionId) -> String {
-        let Some(def) = self.graph.transitions.get(transition.index()) else { return String::new() };
-        let from = def.from.map_or("*", |s| self.graph.states[s.index()].path.as_str());
-        match def.to {
-            Target::State(s, _) => format!("{from} -> {}", self.graph.states[s.index()].path),
-            Target::Exit => format!("{from} -> <exit>"),
-        }
+        self.transition_ends(transition).map_or(String::new(), |(from, to)| format!("{from} -> {to}"))
+    }
+
+    /// A transition's source and target paths (`*` for any state, `<exit>` for a sub-machine's
+    /// way out).
+    pub fn transition_ends(&self, transition: TransitionId) -> Option<(&str, &str)> {
+        let def = self.graph.transitions.get(transition.index())?;
+        let from = def.from.map_or(super::super::ANY_STATE, |s| self.graph.states[s.index()].path.as_str());
+        let to = match def.to {
+            Target::State(s, _) => self.graph.states[s.index()].path.as_str(),
+            Target::Exit => super::super::EXIT_STATE,
+        };
+        Some((from, to))
     }
 
     /// A transition's conditions as `(parameter, operator, value)`, in order.
