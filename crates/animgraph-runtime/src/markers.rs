@@ -144,20 +144,18 @@ pub(crate) fn segments_at(reference: &[Marker], phase: f64) -> f64 {
     cycle * n + i as f64 + fraction(phase, start, end)
 }
 
-/// A clip's cumulative phase at the reference's segment position `u`.
-pub(crate) fn phase_at(clip: Follower, reference: &[Marker], u: f64) -> f64 {
-    let n_ref = reference.len();
+/// The clip's segment at the reference's segment position `u`, as cumulative phases
+/// `(start, end)` (a clip without markers, or without the reference's first name, uses the
+/// reference's segments).
+fn segment_of(clip: Follower, reference: &[Marker], u: f64) -> Option<(f64, f64)> {
     let (markers, align) = match clip.align {
         Some(align) if !clip.markers.is_empty() => (clip.markers, align),
-        // Without markers (or without the reference's name): the reference's phase.
         _ => (reference, 0),
     };
-    if n_ref == 0 || markers.is_empty() {
-        return u;
+    if markers.is_empty() {
+        return None;
     }
-    let whole = u.floor();
-    let f = u - whole;
-    let g = whole as i64 + align as i64;
+    let g = u.floor() as i64 + align as i64;
     let n = markers.len() as i64;
     let segment = g.rem_euclid(n) as usize;
     let cycles = g.div_euclid(n) as f64;
@@ -167,16 +165,22 @@ pub(crate) fn phase_at(clip: Follower, reference: &[Marker], u: f64) -> f64 {
     } else {
         markers[0].phase as f64 + 1.0
     };
-    cycles + start + f * (end - start)
+    Some((cycles + start, cycles + end))
+}
+
+/// A clip's cumulative phase at the reference's segment position `u`.
+pub(crate) fn phase_at(clip: Follower, reference: &[Marker], u: f64) -> f64 {
+    match segment_of(clip, reference, u) {
+        Some((start, end)) => start + (u - u.floor()) * (end - start),
+        None => u,
+    }
 }
 
 /// Segments per second a clip `length` seconds long moves through at position `u` (its current
 /// segment's pace).
 pub(crate) fn segment_rate(clip: Follower, reference: &[Marker], u: f64, length: f32) -> f64 {
-    let start = phase_at(clip, reference, u.floor());
-    let end = phase_at(clip, reference, u.floor() + 1.0 - 1e-9).max(start);
-    let seconds = ((end - start) * length as f64).max(MIN_SEGMENT_SECONDS);
-    1.0 / seconds
+    let (start, end) = segment_of(clip, reference, u).unwrap_or((0.0, 1.0));
+    1.0 / ((end - start) * length as f64).max(MIN_SEGMENT_SECONDS)
 }
 
 #[cfg(test)]
