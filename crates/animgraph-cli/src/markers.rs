@@ -74,12 +74,7 @@ fn markers(args: &Args) -> Result<(), String> {
     let out = args.out.clone().unwrap_or_else(|| animgraph_3d::import::markers_path(&args.model));
     // What the file holds already (kept for clips not measured now).
     let mut all: BTreeMap<String, Vec<(String, f32)>> = match std::fs::metadata(&out) {
-        Ok(_) => {
-            let text = animgraph_runtime::files::read_text(&out, animgraph_3d::import::MARKERS_FILE_BYTES)
-                .map_err(|e| format!("{}: {e}", out.display()))?;
-            animgraph_runtime::markers::parse_sidecar(&text, |c| skeleton.clip(c).map(|c| c.duration))
-                .map_err(|e| format!("{}: {e}; fix or delete it first", out.display()))?
-        }
+        Ok(_) => animgraph_3d::import::read_markers(&out, &skeleton)?,
         Err(_) => BTreeMap::new(),
     };
     for clip in &clips {

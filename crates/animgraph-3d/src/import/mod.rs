@@ -57,10 +57,11 @@ pub fn import_file(path: impl AsRef<Path>) -> Result<Imported3D, GltfError> {
     let mut imported = import_bytes(&bytes, Some(path.parent().unwrap_or(Path::new("."))))?;
     let sidecar = markers_path(path);
     if sidecar.exists() {
-        let text = animgraph_runtime::files::read_text(&sidecar, MARKERS_FILE_BYTES)
-            .map_err(|e| GltfError(format!("{}: {e}", sidecar.display())))?;
-        add_markers(&mut imported.skeleton, &text)
-            .map_err(|e| GltfError(format!("{}: {e}; fix the file or delete it", sidecar.display())))?;
+        for (clip, markers) in read_markers(&sidecar, &imported.skeleton).map_err(GltfError)? {
+            let index =
+                imported.skeleton.clip_names.get(&clip).expect("read_markers checked the clip exists");
+            imported.skeleton.clips[index].markers = markers;
+        }
     }
     Ok(imported)
 }
@@ -73,16 +74,17 @@ pub fn markers_path(model: &Path) -> std::path::PathBuf {
     model.with_extension("markers.json")
 }
 
-/// Gives the skeleton's clips the markers of a sidecar's text (`{"clip": [["L", 0.0], ...]}`,
-/// seconds), replacing those they had; clips the text does not name keep theirs.
-pub fn add_markers(skeleton: &mut Skeleton3D, text: &str) -> Result<(), String> {
-    let lists =
-        animgraph_runtime::markers::parse_sidecar(text, |clip| skeleton.clip(clip).map(|c| c.duration))?;
-    for (clip, markers) in lists {
-        let index = skeleton.clip_names.get(&clip).expect("parse_sidecar checked the clip exists");
-        skeleton.clips[index].markers = markers;
-    }
-    Ok(())
+/// A markers sidecar (`{"clip": [["L", 0.0], ...]}`, seconds) as clip -> markers, checked
+/// against the skeleton's clips (a bounded read of a regular file); errors name the file and
+/// say how to fix it. The importer and `animgraph markers` both read sidecars here.
+pub fn read_markers(
+    sidecar: &Path,
+    skeleton: &Skeleton3D,
+) -> Result<std::collections::BTreeMap<String, Vec<(String, f32)>>, String> {
+    let text = animgraph_runtime::files::read_text(sidecar, MARKERS_FILE_BYTES)
+        .map_err(|e| format!("{}: {e}", sidecar.display()))?;
+    animgraph_runtime::markers::parse_sidecar(&text, |clip| skeleton.clip(clip).map(|c| c.duration))
+        .map_err(|e| format!("{}: {e}; fix the file or delete it", sidecar.display()))
 }
 
 /// Extensions whose data the importer reads, or that change nothing it draws.
