@@ -323,19 +323,12 @@ impl PoseBackend for Skeleton2DPoseBackend {
     }
 
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
-        let starting =
-            self.inertial.is_some() && layers.iter().any(|l| l.inertial.is_some_and(|i| i.started));
+        let starting = self.inertial.is_some() && animgraph_runtime::core::inertial::starts(layers);
         if starting {
             // An inertial blend starts: the target's pose at the samples' previous times gives
             // its velocity (events of this pass are discarded by the real one).
             let mut inertial = self.inertial.take().expect("checked");
-            inertial.prev_samples.clear();
-            let room = inertial.prev_samples.capacity();
-            inertial.prev_samples.extend(samples.iter().take(room).map(|s| ClipSample {
-                time: s.prev_time,
-                looped: false,
-                ..*s
-            }));
+            animgraph_runtime::core::inertial::at_previous_times(samples, &mut inertial.prev_samples);
             self.blend_layers(&inertial.prev_samples, layers);
             for (target, pose) in inertial.target_prev.iter_mut().zip(&self.pose.channels) {
                 target.copy_from_slice(pose);

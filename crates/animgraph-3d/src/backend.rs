@@ -410,19 +410,12 @@ impl PoseBackend for Skeleton3DPoseBackend {
     }
 
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
-        let starting =
-            self.inertial.is_some() && layers.iter().any(|l| l.inertial.is_some_and(|i| i.started));
+        let starting = self.inertial.is_some() && animgraph_runtime::core::inertial::starts(layers);
         if starting {
             // An inertial blend starts: the target at the samples' previous times gives its
             // velocity.
             let mut inertial = self.inertial.take().expect("checked");
-            inertial.prev_samples.clear();
-            let room = inertial.prev_samples.capacity();
-            inertial.prev_samples.extend(samples.iter().take(room).map(|s| ClipSample {
-                time: s.prev_time,
-                looped: false,
-                ..*s
-            }));
+            animgraph_runtime::core::inertial::at_previous_times(samples, &mut inertial.prev_samples);
             self.blend_layers(&inertial.prev_samples, layers);
             let pose = &self.pose;
             for (j, target) in inertial.target_prev.iter_mut().enumerate() {

@@ -70,6 +70,24 @@ impl Offset {
     }
 }
 
+/// Whether an inertial blend starts this frame on any layer (the frame a backend measures its
+/// offsets).
+pub fn starts(layers: &[crate::LayerInfo]) -> bool {
+    layers.iter().any(|l| l.inertial.is_some_and(|i| i.started))
+}
+
+/// The samples as they were the frame before (`time` = `prev_time`), into `out` up to its
+/// capacity (no allocation): what a backend poses to read the target's velocity.
+pub fn at_previous_times(samples: &[crate::ClipSample], out: &mut Vec<crate::ClipSample>) {
+    out.clear();
+    let room = out.capacity();
+    out.extend(samples.iter().take(room).map(|s| crate::ClipSample {
+        time: s.prev_time,
+        looped: false,
+        ..*s
+    }));
+}
+
 /// `sin(h)` and `cos(h)` for `|h| <= pi / 2` from their Taylor series (errors below 2e-4 and
 /// 3e-5), for [`exp_rotation`]: plain arithmetic, the same bits on every machine, and no library
 /// call per joint per frame.
