@@ -144,12 +144,11 @@ proptest! {
     #[test]
     fn windows_travel_paths_and_markers_are_deterministic(script in frames()) {
         let windows = load("tests/scenarios/graphs/windows.mres");
-        let clips_w = clips(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
+        let clips_w = clips(animgraph_test_support::graphs::WINDOWS_CLIPS);
         let first = run(&windows, &clips_w, &script);
         prop_assert_eq!(first, run(&windows, &clips_w, &script));
         let travel = load("tests/scenarios/graphs/travel_path.mres");
-        let clips_t = clips(&[("idle", 1.0, true), ("walk", 1.0, true), ("run", 1.0, true), ("sprint", 1.0, true),
-            ("crouch", 1.0, true), ("jump", 0.5, false), ("fall", 1.0, true)]);
+        let clips_t = clips(animgraph_test_support::graphs::TRAVEL_PATH_CLIPS);
         let first = run(&travel, &clips_t, &script);
         prop_assert_eq!(first, run(&travel, &clips_t, &script));
         let markers = load("tests/scenarios/graphs/markers.mres");

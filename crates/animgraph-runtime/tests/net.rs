@@ -482,12 +482,7 @@ fn a_remote_sees_the_same_window_signals_and_travel_hops_at_the_same_ticks() {
             .unwrap()
             .graph
             .into_graph();
-    let mut backend = RecordingBackend::with_clips(&[
-        ("idle", 1.0, true),
-        ("attack", 1.0, false),
-        ("hurt", 1.0, true),
-        ("spin", 0.5, true),
-    ]);
+    let mut backend = RecordingBackend::with_clips(animgraph_test_support::graphs::WINDOWS_CLIPS);
     let mut authority_player = AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
     let mut remote_player = AnimationGraphPlayer::new(authority_player.bound_graph().clone());
     let mut buffer = authority_player.new_buffer();
@@ -520,15 +515,7 @@ fn a_remote_sees_the_same_window_signals_and_travel_hops_at_the_same_ticks() {
             .unwrap()
             .graph
             .into_graph();
-    let mut backend = RecordingBackend::with_clips(&[
-        ("idle", 1.0, true),
-        ("walk", 1.0, true),
-        ("run", 1.0, true),
-        ("sprint", 1.0, true),
-        ("crouch", 1.0, true),
-        ("jump", 0.5, false),
-        ("fall", 1.0, true),
-    ]);
+    let mut backend = RecordingBackend::with_clips(animgraph_test_support::graphs::TRAVEL_PATH_CLIPS);
     let mut authority_player = AnimationGraphPlayer::bind(&travel, &mut backend).unwrap();
     let mut remote_player = AnimationGraphPlayer::new(authority_player.bound_graph().clone());
     let mut state = NetState::default();

@@ -624,8 +624,7 @@ fn track_windows(
 #[test]
 fn windows_begin_and_end_in_pairs_under_interruption_travel_restore_and_rebind() {
     let graph = scenario_graph("windows.mres");
-    let mut b =
-        backend(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
+    let mut b = backend(animgraph_test_support::graphs::WINDOWS_CLIPS);
     let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     let mut open = std::collections::BTreeSet::new();
@@ -672,8 +671,7 @@ fn windows_begin_and_end_in_pairs_under_interruption_travel_restore_and_rebind()
 #[test]
 fn restore_and_rebind_end_open_windows_then_reopen_them() {
     let graph = scenario_graph("windows.mres");
-    let mut b =
-        backend(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
+    let mut b = backend(animgraph_test_support::graphs::WINDOWS_CLIPS);
     let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     player.fire_by_name("attack").unwrap();

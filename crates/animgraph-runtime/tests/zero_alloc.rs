@@ -260,20 +260,11 @@ fn explain_mode_records_without_allocating() {
 #[test]
 fn windows_path_travel_and_marker_sync_allocate_nothing() {
     let windows = graph("tests/scenarios/graphs/windows.mres");
-    let mut b =
-        backend(&[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)]);
+    let mut b = backend(animgraph_test_support::graphs::WINDOWS_CLIPS);
     let mut player = AnimationGraphPlayer::bind(&windows, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     let travel = graph("tests/scenarios/graphs/travel_path.mres");
-    let mut b2 = backend(&[
-        ("idle", 1.0, true),
-        ("walk", 1.0, true),
-        ("run", 1.0, true),
-        ("sprint", 1.0, true),
-        ("crouch", 1.0, true),
-        ("jump", 0.5, false),
-        ("fall", 1.0, true),
-    ]);
+    let mut b2 = backend(animgraph_test_support::graphs::TRAVEL_PATH_CLIPS);
     let mut walker = AnimationGraphPlayer::bind(&travel, &mut b2).unwrap();
     let mut walker_buffer = walker.new_buffer();
     // A snapshot to restore now and then (taken before counting: snapshots allocate).

@@ -22,6 +22,21 @@ pub fn two_states(a: &str, b: &str, blend: &str, duration: f32) -> String {
     )
 }
 
+/// The clips of the runtime's `tests/scenarios/graphs/windows.mres`: `(name, seconds, loops)`.
+pub const WINDOWS_CLIPS: &[(&str, f32, bool)] =
+    &[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)];
+
+/// The clips of the runtime's `tests/scenarios/graphs/travel_path.mres`.
+pub const TRAVEL_PATH_CLIPS: &[(&str, f32, bool)] = &[
+    ("idle", 1.0, true),
+    ("walk", 1.0, true),
+    ("run", 1.0, true),
+    ("sprint", 1.0, true),
+    ("crouch", 1.0, true),
+    ("jump", 0.5, false),
+    ("fall", 1.0, true),
+];
+
 /// Per joint, how much each frame's pose moved from the one before, at frames `at - 1`, `at`
 /// and `at + 1`, and whether the start frame's move stays within `factor` times the larger of
 /// its neighbours' (plus `slack` for joints that barely move): continuity across a transition.
