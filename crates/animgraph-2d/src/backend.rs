@@ -63,6 +63,24 @@ pub struct Skeleton2DPoseBackend {
     skeleton: Arc<Skeleton2D>,
     /// The pose after the last `apply` (world transforms included).
     pub pose: Pose,
+    /// What `apply` uses only while it runs (a crowd keeps one per thread).
+    scratch: ApplyScratch,
+    /// The skins chosen for this character (later ones win), then the default skin.
+    skins: Vec<SkinId>,
+    /// Shared by the copies of a bound backend (resolving a mask copies them first).
+    masks: Arc<ResolvedMasks>,
+    events: Vec<SkeletonEvent>,
+    events_dropped: usize,
+    /// Inertial blending's storage, made by `prepare_inertial` (graphs with inertial
+    /// transitions only).
+    inertial: Option<Box<Inertial2D>>,
+}
+
+/// What a 2D backend's `apply` uses only while it runs: per-layer sums and deltas. Empty in a
+/// [`member`](animgraph_runtime::crowd::CrowdBackend::member) of a crowd, which swaps its
+/// thread's in around `apply`.
+#[derive(Clone, Debug, Default)]
+pub struct ApplyScratch {
     /// Per bone: the current layer's running sums (see [`BoneSums`]).
     sums: Vec<BoneSums>,
     /// The bones the current layer's samples key, in first-keyed order (their sums are added to
@@ -74,14 +92,19 @@ pub struct Skeleton2DPoseBackend {
     /// One layer's weighted constraint-value changes: `Pose::mixes`, then per IK constraint its
     /// mix and softness.
     mix_delta: Vec<f32>,
-    /// The skins chosen for this character (later ones win), then the default skin.
-    skins: Vec<SkinId>,
-    masks: ResolvedMasks,
-    events: Vec<SkeletonEvent>,
-    events_dropped: usize,
-    /// Inertial blending's storage, made by `prepare_inertial` (graphs with inertial
-    /// transitions only).
-    inertial: Option<Box<Inertial2D>>,
+}
+
+impl ApplyScratch {
+    fn for_skeleton(skeleton: &Skeleton2D) -> ApplyScratch {
+        let bones = skeleton.bone_count();
+        ApplyScratch {
+            sums: vec![BoneSums::EMPTY; bones],
+            touched: Vec::with_capacity(bones),
+            color_delta: vec![[0.0; COLOR_CHANNELS]; skeleton.slot_bones.len()],
+            deform_delta: vec![0.0; skeleton.setup.deform.len()],
+            mix_delta: vec![0.0; skeleton.setup.mixes.len() + 2 * skeleton.setup.ik.len()],
+        }
+    }
 }
 
 /// What inertial blends need, sized once.
@@ -111,23 +134,26 @@ struct LayerOffset {
 /// event list's capacity (a derived clone would lose it and allocate on the first event).
 impl Clone for Skeleton2DPoseBackend {
     fn clone(&self) -> Self {
+        // Between applies the scratch holds nothing worth copying.
+        self.copy_with(ApplyScratch::for_skeleton(&self.skeleton))
+    }
+}
+
+impl Skeleton2DPoseBackend {
+    /// A copy of this backend with `scratch` for its own.
+    fn copy_with(&self, scratch: ApplyScratch) -> Self {
         let mut events = Vec::with_capacity(MAX_EVENTS_PER_APPLY);
         events.extend_from_slice(&self.events);
         Skeleton2DPoseBackend {
             skeleton: Arc::clone(&self.skeleton),
             pose: self.pose.clone(),
-            sums: self.sums.clone(),
-            // Empty between applies; a derived clone would drop the capacity and allocate.
-            touched: Vec::with_capacity(self.sums.len()),
-            color_delta: self.color_delta.clone(),
-            deform_delta: self.deform_delta.clone(),
-            mix_delta: self.mix_delta.clone(),
+            scratch,
             skins: {
                 let mut skins = Vec::with_capacity(self.skins.capacity());
                 skins.extend_from_slice(&self.skins);
                 skins
             },
-            masks: self.masks.clone(),
+            masks: Arc::clone(&self.masks),
             events,
             events_dropped: self.events_dropped,
             inertial: self.inertial.as_ref().map(|i| {
@@ -170,17 +196,11 @@ impl Skeleton2DPoseBackend {
 
     /// A backend posing `skeleton`, starting at its setup pose.
     pub fn new(skeleton: Arc<Skeleton2D>) -> Self {
-        let bones = skeleton.bone_count();
-        let slots = skeleton.slot_bones.len();
         Skeleton2DPoseBackend {
             pose: skeleton.setup.clone(),
-            sums: vec![BoneSums::EMPTY; bones],
-            touched: Vec::with_capacity(bones),
-            color_delta: vec![[0.0; COLOR_CHANNELS]; slots],
-            deform_delta: vec![0.0; skeleton.setup.deform.len()],
-            mix_delta: vec![0.0; skeleton.setup.mixes.len() + 2 * skeleton.setup.ik.len()],
+            scratch: ApplyScratch::for_skeleton(&skeleton),
             skins: Vec::with_capacity(MAX_SKINS),
-            masks: ResolvedMasks::default(),
+            masks: Arc::default(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
             events_dropped: 0,
             inertial: None,
@@ -287,7 +307,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
 
     fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
         let skeleton = &self.skeleton;
-        Some(self.masks.resolve(mask, |name| skeleton.data.bone_index(name), &skeleton.parents))
+        Some(Arc::make_mut(&mut self.masks).resolve(mask, |name| skeleton.data.bone_index(name), &skeleton.parents))
     }
 
     fn clip_length(&self, clip: ClipId) -> f32 {
@@ -400,20 +420,20 @@ impl Skeleton2DPoseBackend {
                 .filter(|s| s.layer as usize == l)
                 .any(|s| skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.colors.is_empty()));
             if layer_keys_colors {
-                self.color_delta.fill([0.0; COLOR_CHANNELS]);
+                self.scratch.color_delta.fill([0.0; COLOR_CHANNELS]);
             }
             let layer_deforms = samples
                 .iter()
                 .filter(|s| s.layer as usize == l)
                 .any(|s| skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.deform.is_empty()));
             if layer_deforms {
-                self.deform_delta.fill(0.0);
+                self.scratch.deform_delta.fill(0.0);
             }
             let layer_mixes = samples.iter().filter(|s| s.layer as usize == l).any(|s| {
                 skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.mixes.is_empty() || !c.ik.is_empty())
             });
             if layer_mixes {
-                self.mix_delta.fill(0.0);
+                self.scratch.mix_delta.fill(0.0);
             }
             let ik_at = setup.mixes.len();
             let mut heaviest: Option<&ClipSample> = None;
@@ -426,10 +446,10 @@ impl Skeleton2DPoseBackend {
                         continue;
                     }
                     let v = crate::skeleton::sample_channel(channel, sample.time);
-                    let sums = &mut self.sums[b];
+                    let sums = &mut self.scratch.sums[b];
                     if !sums.touched {
                         sums.touched = true;
-                        self.touched.push(channel.bone);
+                        self.scratch.touched.push(channel.bone);
                     }
                     let first = channel.first as usize;
                     if first == ROTATION {
@@ -458,7 +478,7 @@ impl Skeleton2DPoseBackend {
                     for (i, value) in v.iter().enumerate().take(*width as usize) {
                         let k = *first as usize + i;
                         let reference = if additive { setup.colors[s][k] } else { pose.colors[s][k] };
-                        self.color_delta[s][k] += w * (value - reference);
+                        self.scratch.color_delta[s][k] += w * (value - reference);
                     }
                 }
                 for d in &clip.deform {
@@ -472,7 +492,7 @@ impl Skeleton2DPoseBackend {
                     let len = range.len();
                     let (ra, rb) = (&d.values[a * len..(a + 1) * len], &d.values[b * len..(b + 1) * len]);
                     let below = &pose.deform[range.clone()];
-                    let deltas = self.deform_delta[range].iter_mut();
+                    let deltas = self.scratch.deform_delta[range].iter_mut();
                     // Zipped (no bounds checks); setup offsets are 0, so an additive layer adds
                     // the keyed offsets.
                     if additive {
@@ -494,7 +514,7 @@ impl Skeleton2DPoseBackend {
                     let i = m.index as usize;
                     let value = crate::skeleton::sample_with_points(&m.keys, &m.points, sample.time)[0];
                     let reference = if additive { setup.mixes[i] } else { pose.mixes[i] };
-                    self.mix_delta[i] += w * (value - reference);
+                    self.scratch.mix_delta[i] += w * (value - reference);
                 }
                 for (c, keys) in &clip.ik {
                     let c = *c as usize;
@@ -505,8 +525,8 @@ impl Skeleton2DPoseBackend {
                     let w = w * bone_weight;
                     if let Some(state) = crate::skeleton::sample_ik(keys, sample.time) {
                         let reference = if additive { setup.ik[c] } else { pose.ik[c] };
-                        self.mix_delta[ik_at + 2 * c] += w * (state.mix - reference.mix);
-                        self.mix_delta[ik_at + 2 * c + 1] += w * (state.softness - reference.softness);
+                        self.scratch.mix_delta[ik_at + 2 * c] += w * (state.mix - reference.mix);
+                        self.scratch.mix_delta[ik_at + 2 * c + 1] += w * (state.softness - reference.softness);
                     }
                 }
                 if heaviest.is_none_or(|h| w > h.weight) {
@@ -516,9 +536,9 @@ impl Skeleton2DPoseBackend {
                     fire_events(&mut self.events, &mut self.events_dropped, clip, sample);
                 }
             }
-            for &b in &self.touched {
+            for &b in &self.scratch.touched {
                 let b = b as usize;
-                let sums = &mut self.sums[b];
+                let sums = &mut self.scratch.sums[b];
                 let weight = sums.rotation_weight;
                 if weight > 0.0 {
                     let mean = sums.rotation_anchor + sums.rotation_sum / weight;
@@ -533,21 +553,21 @@ impl Skeleton2DPoseBackend {
                 }
                 *sums = BoneSums::EMPTY;
             }
-            self.touched.clear();
+            self.scratch.touched.clear();
             if layer_keys_colors {
-                for (s, d) in self.color_delta.iter().enumerate() {
+                for (s, d) in self.scratch.color_delta.iter().enumerate() {
                     for (color, delta) in pose.colors[s].iter_mut().zip(d) {
                         *color = (*color + info.weight * delta).clamp(0.0, 1.0);
                     }
                 }
             }
             if layer_deforms {
-                for (offset, delta) in pose.deform.iter_mut().zip(&self.deform_delta) {
+                for (offset, delta) in pose.deform.iter_mut().zip(&self.scratch.deform_delta) {
                     *offset += info.weight * delta;
                 }
             }
             if layer_mixes {
-                let (mixes, ik) = self.mix_delta.split_at(ik_at);
+                let (mixes, ik) = self.scratch.mix_delta.split_at(ik_at);
                 for (value, delta) in pose.mixes.iter_mut().zip(mixes) {
                     *value += info.weight * delta;
                 }
@@ -711,5 +731,168 @@ impl Skeleton2DPoseBackend {
             .enumerate()
             .map(|(b, bone)| (bone.name.clone(), std::array::from_fn(|k| c[k][b])))
             .collect()
+    }
+}
+
+/// A 2D pose kept for animation LOD: what [`Skeleton2DPoseBackend::approach`] moves towards.
+#[derive(Clone, Debug)]
+pub struct Keyframe2D {
+    channels: [Vec<f32>; CHANNELS],
+    world: Vec<glam::Affine2>,
+    colors: Vec<[f32; COLOR_CHANNELS]>,
+    deform: Vec<f32>,
+    mixes: Vec<f32>,
+    ik: Vec<crate::skeleton::IkPose>,
+    attachments: Vec<Option<u16>>,
+    attachment_keys: Vec<Option<u16>>,
+    draw_order: Vec<u16>,
+    inherit: Vec<crate::data::Inherit>,
+    sequences: Vec<Option<crate::skeleton::SequenceState>>,
+}
+
+impl Keyframe2D {
+    fn of(pose: &Pose) -> Keyframe2D {
+        Keyframe2D {
+            channels: pose.channels.clone(),
+            world: pose.world.clone(),
+            colors: pose.colors.clone(),
+            deform: pose.deform.clone(),
+            mixes: pose.mixes.clone(),
+            ik: pose.ik.clone(),
+            attachments: pose.attachments.clone(),
+            attachment_keys: pose.attachment_keys.clone(),
+            draw_order: pose.draw_order.clone(),
+            inherit: pose.inherit.clone(),
+            sequences: pose.sequences.clone(),
+        }
+    }
+}
+
+/// Moves `value` `f` of the way to `target`.
+#[inline]
+fn towards(value: &mut f32, target: f32, f: f32) {
+    *value += (target - *value) * f;
+}
+
+impl Skeleton2DPoseBackend {
+    /// Sets the pose's output values (what a keyframe holds) to `k`'s.
+    fn load(&mut self, k: &Keyframe2D) {
+        let pose = &mut self.pose;
+        for (to, from) in pose.channels.iter_mut().zip(&k.channels) {
+            to.copy_from_slice(from);
+        }
+        pose.world.copy_from_slice(&k.world);
+        pose.colors.copy_from_slice(&k.colors);
+        pose.deform.copy_from_slice(&k.deform);
+        pose.mixes.copy_from_slice(&k.mixes);
+        pose.ik.copy_from_slice(&k.ik);
+        pose.attachments.copy_from_slice(&k.attachments);
+        pose.attachment_keys.copy_from_slice(&k.attachment_keys);
+        pose.draw_order.copy_from_slice(&k.draw_order);
+        pose.inherit.copy_from_slice(&k.inherit);
+        pose.sequences.copy_from_slice(&k.sequences);
+    }
+}
+
+/// A crowd member keeps its pose, events and inertial state; the per-layer sums and deltas are
+/// its thread's. Between LOD samples the bone channels (rotation the shortest way), world
+/// transforms, colours, deform offsets and constraint values move linearly towards the sample
+/// (world transforms are interpolated, not recomputed: constraints are not solved again);
+/// attachments, draw order, inherit modes and sequence frames switch when the pose arrives.
+/// Clip events fire on every frame, sampled or not.
+impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
+    type Scratch = ApplyScratch;
+    type Keyframe = Keyframe2D;
+
+    fn member(&self) -> Self {
+        self.copy_with(ApplyScratch::default())
+    }
+
+    fn new_scratch(&self) -> ApplyScratch {
+        ApplyScratch::for_skeleton(&self.skeleton)
+    }
+
+    fn swap_scratch(&mut self, scratch: &mut ApplyScratch) {
+        std::mem::swap(&mut self.scratch, scratch);
+    }
+
+    fn new_keyframe(&self) -> Keyframe2D {
+        Keyframe2D::of(&self.pose)
+    }
+
+    fn save_keyframe(&self, into: &mut Keyframe2D) {
+        let pose = &self.pose;
+        for (to, from) in into.channels.iter_mut().zip(&pose.channels) {
+            to.copy_from_slice(from);
+        }
+        into.world.copy_from_slice(&pose.world);
+        into.colors.copy_from_slice(&pose.colors);
+        into.deform.copy_from_slice(&pose.deform);
+        into.mixes.copy_from_slice(&pose.mixes);
+        into.ik.copy_from_slice(&pose.ik);
+        into.attachments.copy_from_slice(&pose.attachments);
+        into.attachment_keys.copy_from_slice(&pose.attachment_keys);
+        into.draw_order.copy_from_slice(&pose.draw_order);
+        into.inherit.copy_from_slice(&pose.inherit);
+        into.sequences.copy_from_slice(&pose.sequences);
+    }
+
+    fn load_keyframe(&mut self, from: &Keyframe2D) {
+        self.load(from);
+    }
+
+    fn approach(&mut self, target: &Keyframe2D, frames_left: u32) {
+        if frames_left <= 1 {
+            return self.load(target);
+        }
+        let f = 1.0 / frames_left as f32;
+        let pose = &mut self.pose;
+        for (c, (channel, to)) in pose.channels.iter_mut().zip(&target.channels).enumerate() {
+            if c == ROTATION {
+                for (v, t) in channel.iter_mut().zip(to) {
+                    *v += shortest(t - *v) * f;
+                }
+            } else {
+                for (v, t) in channel.iter_mut().zip(to) {
+                    towards(v, *t, f);
+                }
+            }
+        }
+        for (w, t) in pose.world.iter_mut().zip(&target.world) {
+            let mut m = w.to_cols_array();
+            for (v, t) in m.iter_mut().zip(t.to_cols_array()) {
+                towards(v, t, f);
+            }
+            *w = glam::Affine2::from_cols_array(&m);
+        }
+        for (c, t) in pose.colors.iter_mut().zip(&target.colors) {
+            for (v, t) in c.iter_mut().zip(t) {
+                towards(v, *t, f);
+            }
+        }
+        for (v, t) in pose.deform.iter_mut().zip(&target.deform).chain(pose.mixes.iter_mut().zip(&target.mixes)) {
+            towards(v, *t, f);
+        }
+        for (v, t) in pose.ik.iter_mut().zip(&target.ik) {
+            towards(&mut v.mix, t.mix, f);
+            towards(&mut v.softness, t.softness, f);
+        }
+    }
+
+    fn skip(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
+        self.events.clear();
+        self.events_dropped = 0;
+        for (l, info) in layers.iter().enumerate() {
+            if info.weight <= 0.0 {
+                continue;
+            }
+            for sample in samples.iter().filter(|s| s.layer as usize == l && s.weight >= info.event_threshold) {
+                if let Some(clip) = self.skeleton.clips.get(sample.clip.0 as usize)
+                    && !clip.events.is_empty()
+                {
+                    fire_events(&mut self.events, &mut self.events_dropped, clip, sample);
+                }
+            }
+        }
     }
 }

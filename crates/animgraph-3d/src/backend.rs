@@ -200,17 +200,40 @@ pub struct Skeleton3DPoseBackend {
     skeleton: Arc<Skeleton3D>,
     /// The pose after the last `apply`.
     pub pose: Pose3D,
+    /// What `apply` uses only while it runs (a crowd keeps one per thread).
+    scratch: ApplyScratch,
+    /// Masks over bones then morph groups (a group is a child of its owner bone); shared by the
+    /// copies of a bound backend (resolving a mask copies them first).
+    masks: Arc<ResolvedMasks>,
+    /// Inertial blending's storage, made by `prepare_inertial` (graphs with inertial
+    /// transitions only).
+    inertial: Option<Box<Inertial3D>>,
+}
+
+/// What a 3D backend's `apply` uses only while it runs: per-layer sums. Empty in a
+/// [`member`](animgraph_runtime::crowd::CrowdBackend::member) of a crowd, which swaps its
+/// thread's in around `apply`.
+#[derive(Clone, Debug, Default)]
+pub struct ApplyScratch {
     /// Per joint: the current layer's running sums.
     accum: Vec<Accum>,
     /// Per morph weight: the current layer's weighted delta.
     morph_accum: Vec<f32>,
     /// One group's sampled weights.
     morph_scratch: Vec<f32>,
-    /// Masks over bones then morph groups (a group is a child of its owner bone).
-    masks: ResolvedMasks,
-    /// Inertial blending's storage, made by `prepare_inertial` (graphs with inertial
-    /// transitions only).
-    inertial: Option<Box<Inertial3D>>,
+}
+
+impl ApplyScratch {
+    fn for_skeleton(skeleton: &Skeleton3D) -> ApplyScratch {
+        ApplyScratch {
+            accum: vec![Accum::EMPTY; skeleton.bone_count()],
+            morph_accum: vec![0.0; skeleton.morph_count],
+            morph_scratch: vec![
+                0.0;
+                skeleton.morph_groups.iter().map(|g| g.default_weights.len()).max().unwrap_or(0)
+            ],
+        }
+    }
 }
 
 /// What inertial blends need, sized once. Rotations are offset as scaled axes (the rotation
@@ -236,13 +259,19 @@ fn rotation_between(a: Quat, b: Quat) -> Vec3 {
 
 impl Clone for Skeleton3DPoseBackend {
     fn clone(&self) -> Self {
+        // Between applies the scratch holds nothing worth copying.
+        self.copy_with(ApplyScratch::for_skeleton(&self.skeleton))
+    }
+}
+
+impl Skeleton3DPoseBackend {
+    /// A copy of this backend with `scratch` for its own.
+    fn copy_with(&self, scratch: ApplyScratch) -> Self {
         Skeleton3DPoseBackend {
             skeleton: Arc::clone(&self.skeleton),
             pose: self.pose.clone(),
-            accum: self.accum.clone(),
-            morph_accum: self.morph_accum.clone(),
-            morph_scratch: self.morph_scratch.clone(),
-            masks: self.masks.clone(),
+            scratch,
+            masks: Arc::clone(&self.masks),
             inertial: self.inertial.as_ref().map(|i| {
                 let mut copy = i.clone();
                 copy.prev_samples = Vec::with_capacity(i.prev_samples.capacity());
@@ -289,18 +318,8 @@ impl Skeleton3DPoseBackend {
                 world: vec![Affine3A::IDENTITY; n],
                 morph_weights: skeleton.morph_defaults(),
             },
-            accum: vec![Accum::EMPTY; n],
-            morph_accum: vec![0.0; skeleton.morph_count],
-            morph_scratch: vec![
-                0.0;
-                skeleton
-                    .morph_groups
-                    .iter()
-                    .map(|g| g.default_weights.len())
-                    .max()
-                    .unwrap_or(0)
-            ],
-            masks: ResolvedMasks::default(),
+            scratch: ApplyScratch::for_skeleton(&skeleton),
+            masks: Arc::default(),
             inertial: None,
             skeleton,
         };
@@ -385,7 +404,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
     fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
         let s = &self.skeleton;
         if s.morph_groups.is_empty() {
-            return Some(self.masks.resolve(mask, |name| s.bone_index(name), &s.parents));
+            return Some(Arc::make_mut(&mut self.masks).resolve(mask, |name| s.bone_index(name), &s.parents));
         }
         // Morph groups are named after their mesh nodes and hang below their owner bones.
         let n = s.bone_count();
@@ -394,7 +413,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
         };
         let parents: Vec<Option<u16>> =
             s.parents.iter().copied().chain(s.morph_groups.iter().map(|g| Some(g.owner))).collect();
-        Some(self.masks.resolve(mask, lookup, &parents))
+        Some(Arc::make_mut(&mut self.masks).resolve(mask, lookup, &parents))
     }
 
     fn clip_length(&self, clip: ClipId) -> f32 {
@@ -469,9 +488,9 @@ impl Skeleton3DPoseBackend {
             let mask = info.mask.and_then(|m| self.masks.get(m));
             let excluded = |j: usize| mask.is_some_and(|m| m[j] <= 0.0);
             let additive = info.blend == ClipBlend::Additive;
-            self.accum.fill(Accum::EMPTY);
+            self.scratch.accum.fill(Accum::EMPTY);
             if morphs {
-                self.morph_accum.fill(0.0);
+                self.scratch.morph_accum.fill(0.0);
             }
             let below = Below { skeleton, pose, additive };
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
@@ -492,7 +511,7 @@ impl Skeleton3DPoseBackend {
                         }
                         let w = w * group_weight;
                         let n = group.default_weights.len();
-                        let sampled = &mut self.morph_scratch[..n];
+                        let sampled = &mut self.scratch.morph_scratch[..n];
                         sampled.copy_from_slice(&pose.morph_weights[group.first..group.first + n]);
                         channel.sample_into(sample.time, sampled);
                         let below = if additive {
@@ -500,7 +519,7 @@ impl Skeleton3DPoseBackend {
                         } else {
                             &pose.morph_weights[group.first..group.first + n]
                         };
-                        for ((acc, v), b) in self.morph_accum[group.first..group.first + n]
+                        for ((acc, v), b) in self.scratch.morph_accum[group.first..group.first + n]
                             .iter_mut()
                             .zip(sampled.iter())
                             .zip(below)
@@ -512,10 +531,10 @@ impl Skeleton3DPoseBackend {
                 if let Some(baked) = &skeleton.baked[c] {
                     // One place for all channels; values read row by row.
                     match baked.place(sample.time) {
-                        Place::At(k) => below.add_baked(&mut self.accum, baked, AtKey(baked.row(k)), w, mask),
+                        Place::At(k) => below.add_baked(&mut self.scratch.accum, baked, AtKey(baked.row(k)), w, mask),
                         Place::Between(k, u) => {
                             let row = BetweenKeys(baked.row(k), baked.row(k + 1), u);
-                            below.add_baked(&mut self.accum, baked, row, w, mask);
+                            below.add_baked(&mut self.scratch.accum, baked, row, w, mask);
                         }
                     }
                     continue;
@@ -529,11 +548,11 @@ impl Skeleton3DPoseBackend {
                     if channel.property == Property::Rotation {
                         v = Quat::from_vec4(v).normalize().into();
                     }
-                    below.add(&mut self.accum[j], j, channel.property, v, w);
+                    below.add(&mut self.scratch.accum[j], j, channel.property, v, w);
                 }
             }
             let joints =
-                self.accum.iter().zip(&mut pose.translations).zip(&mut pose.scales).zip(&mut pose.rotations);
+                self.scratch.accum.iter().zip(&mut pose.translations).zip(&mut pose.scales).zip(&mut pose.rotations);
             for (j, (((acc, translation), scale), rotation)) in joints.enumerate() {
                 // A weighted mask scales the layer per joint.
                 let layer_weight = info.weight * mask.map_or(1.0, |m| m[j]);
@@ -566,7 +585,7 @@ impl Skeleton3DPoseBackend {
                 };
             }
             if morphs {
-                for (weight, acc) in pose.morph_weights.iter_mut().zip(&self.morph_accum) {
+                for (weight, acc) in pose.morph_weights.iter_mut().zip(&self.scratch.morph_accum) {
                     *weight += info.weight * acc;
                 }
             }
@@ -750,5 +769,87 @@ mod tests {
             assert!(baked.world[j].abs_diff_eq(plain.world[j], 1e-4), "joint {j} world");
         }
         assert!(!baked.rotations[1].abs_diff_eq(Quat::IDENTITY, 1e-3), "the clips move the masked joint");
+    }
+}
+
+/// A 3D pose kept for animation LOD: what [`Skeleton3DPoseBackend::approach`] moves towards.
+#[derive(Clone, Debug)]
+pub struct Keyframe3D {
+    translations: Vec<Vec3>,
+    rotations: Vec<Quat>,
+    scales: Vec<Vec3>,
+    world: Vec<Affine3A>,
+    morph_weights: Vec<f32>,
+}
+
+/// A crowd member keeps its pose and inertial state; the per-layer sums are its thread's.
+/// Between LOD samples the local translations, scales and morph weights move linearly towards
+/// the sample and rotations by normalised lerp the shorter way; world transforms are recomputed
+/// from them (a pass over the joints, much cheaper than sampling).
+impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
+    type Scratch = ApplyScratch;
+    type Keyframe = Keyframe3D;
+
+    fn member(&self) -> Self {
+        self.copy_with(ApplyScratch::default())
+    }
+
+    fn new_scratch(&self) -> ApplyScratch {
+        ApplyScratch::for_skeleton(&self.skeleton)
+    }
+
+    fn swap_scratch(&mut self, scratch: &mut ApplyScratch) {
+        std::mem::swap(&mut self.scratch, scratch);
+    }
+
+    fn new_keyframe(&self) -> Keyframe3D {
+        let p = &self.pose;
+        Keyframe3D {
+            translations: p.translations.clone(),
+            rotations: p.rotations.clone(),
+            scales: p.scales.clone(),
+            world: p.world.clone(),
+            morph_weights: p.morph_weights.clone(),
+        }
+    }
+
+    fn save_keyframe(&self, into: &mut Keyframe3D) {
+        let p = &self.pose;
+        into.translations.copy_from_slice(&p.translations);
+        into.rotations.copy_from_slice(&p.rotations);
+        into.scales.copy_from_slice(&p.scales);
+        into.world.copy_from_slice(&p.world);
+        into.morph_weights.copy_from_slice(&p.morph_weights);
+    }
+
+    fn load_keyframe(&mut self, from: &Keyframe3D) {
+        let p = &mut self.pose;
+        p.translations.copy_from_slice(&from.translations);
+        p.rotations.copy_from_slice(&from.rotations);
+        p.scales.copy_from_slice(&from.scales);
+        p.world.copy_from_slice(&from.world);
+        p.morph_weights.copy_from_slice(&from.morph_weights);
+    }
+
+    fn approach(&mut self, target: &Keyframe3D, frames_left: u32) {
+        if frames_left <= 1 {
+            return self.load_keyframe(target);
+        }
+        let f = 1.0 / frames_left as f32;
+        let p = &mut self.pose;
+        for (v, t) in p.translations.iter_mut().zip(&target.translations) {
+            *v = v.lerp(*t, f);
+        }
+        for (v, t) in p.scales.iter_mut().zip(&target.scales) {
+            *v = v.lerp(*t, f);
+        }
+        for (q, t) in p.rotations.iter_mut().zip(&target.rotations) {
+            let t = if q.dot(*t) < 0.0 { -*t } else { *t };
+            *q = q.lerp(t, f);
+        }
+        for (v, t) in p.morph_weights.iter_mut().zip(&target.morph_weights) {
+            *v += (t - *v) * f;
+        }
+        self.update_world();
     }
 }

@@ -245,3 +245,64 @@ pub fn net_state() -> animgraph_runtime::net::NetState {
     busy.player.capture_net(&mut state);
     state
 }
+
+/// A crowd store ([`animgraph_runtime::crowd::Crowd`]) of `n` characters, each with its own
+/// phase of the inputs (the same inputs as [`Crowd`]).
+pub struct StoreCrowd<B: animgraph_runtime::crowd::CrowdBackend> {
+    /// The store.
+    pub crowd: animgraph_runtime::crowd::Crowd<B>,
+    floats: Vec<(ParamId, f32)>,
+    ints: Vec<ParamId>,
+    triggers: Vec<ParamId>,
+    frame: u32,
+}
+
+impl<B: animgraph_runtime::crowd::CrowdBackend> StoreCrowd<B> {
+    /// `n` characters of `graph` on (members of) `backend`.
+    pub fn new(graph: &AnimationGraph, backend: B, n: usize) -> StoreCrowd<B> {
+        let mut crowd = animgraph_runtime::crowd::Crowd::new(graph, backend).expect("bundled graphs bind");
+        crowd.reserve(n);
+        for _ in 0..n {
+            crowd.spawn();
+        }
+        let inputs = Busy::with_player(AnimationGraphPlayer::new(crowd.bound_graph().clone()));
+        StoreCrowd { crowd, floats: inputs.floats, ints: inputs.ints, triggers: inputs.triggers, frame: 0 }
+    }
+
+    /// Sets every character's inputs for this frame (each a few frames apart, as [`Crowd`]).
+    pub fn drive(&mut self) {
+        for (i, m) in self.crowd.members_mut().iter_mut().enumerate() {
+            drive(&mut m.player, &self.floats, &self.ints, &self.triggers, self.frame.wrapping_add(i as u32 * 7));
+        }
+        self.frame = self.frame.wrapping_add(1);
+    }
+
+    /// One frame on this thread.
+    pub fn update_serial(&mut self) {
+        self.drive();
+        self.crowd.update(1.0 / 60.0);
+    }
+
+    /// One frame split over the current rayon pool's threads.
+    pub fn update_parallel(&mut self) {
+        self.drive();
+        self.crowd.update_parallel(1.0 / 60.0);
+    }
+}
+
+/// A crowd store of `n` GBots.
+pub fn gbot_store(n: usize) -> StoreCrowd<animgraph_2d::Skeleton2DPoseBackend> {
+    StoreCrowd::new(
+        &graph("characters/gbot/gbot.mres"),
+        animgraph_2d::Skeleton2DPoseBackend::new(gbot_skeleton()),
+        n,
+    )
+}
+
+/// A crowd store of `n` Robots.
+pub fn robot_store(n: usize) -> StoreCrowd<animgraph_3d::Skeleton3DPoseBackend> {
+    let skeleton = Arc::new(
+        animgraph_3d::import::import_file(asset("characters/robot/RobotExpressive.glb")).unwrap().skeleton,
+    );
+    StoreCrowd::new(&graph("characters/robot/robot.mres"), animgraph_3d::Skeleton3DPoseBackend::new(skeleton), n)
+}

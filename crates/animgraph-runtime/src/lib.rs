@@ -104,6 +104,7 @@
 pub mod animated;
 pub(crate) mod blend;
 pub mod core;
+pub mod crowd;
 pub mod files;
 pub mod finding;
 #[cfg(feature = "frame")]

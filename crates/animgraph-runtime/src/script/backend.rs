@@ -91,3 +91,26 @@ impl PoseBackend for RecordingBackend {
         self.last_layers.extend_from_slice(layers);
     }
 }
+
+/// A crowd of recording backends: no scratch and no pose, so LOD keeps nothing (a member's
+/// `last_samples` are those of its last sampled frame).
+impl crate::crowd::CrowdBackend for RecordingBackend {
+    type Scratch = ();
+    type Keyframe = ();
+
+    fn member(&self) -> Self {
+        self.clone()
+    }
+
+    fn new_scratch(&self) {}
+
+    fn swap_scratch(&mut self, _: &mut ()) {}
+
+    fn new_keyframe(&self) {}
+
+    fn save_keyframe(&self, _: &mut ()) {}
+
+    fn load_keyframe(&mut self, _: &()) {}
+
+    fn approach(&mut self, _: &(), _: u32) {}
+}

@@ -1,0 +1,250 @@
+//! The crowd store against single characters: the same states, signals, replicated state and
+//! clip events at every LOD, the same pose bits at LOD 1, on one thread or two; LOD never pops;
+//! no allocation per frame.
+
+use std::sync::Arc;
+
+use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData, Skeleton2DPoseBackend};
+use animgraph_runtime::crowd::Crowd;
+use animgraph_runtime::graph::ParamId;
+use animgraph_runtime::net::NetState;
+use animgraph_runtime::{AnimationGraph, AnimationGraphPlayer, mres};
+use animgraph_test_support::counting::{PerThread, thread_allocations};
+use proptest::prelude::*;
+
+#[global_allocator]
+static GLOBAL: PerThread = PerThread;
+
+fn gbot() -> (Arc<Skeleton2D>, AnimationGraph) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot");
+    let skeleton =
+        Arc::new(Skeleton2D::new(Skeleton2DData::load(format!("{root}/gbot.mskel")).unwrap()).unwrap());
+    (skeleton, mres::load_file(format!("{root}/gbot.mres")).unwrap().graph.into_graph())
+}
+
+/// One character's inputs for one frame.
+#[derive(Clone, Copy, Debug)]
+struct Input {
+    speed: f32,
+    grounded: bool,
+    waving: bool,
+    jump: bool,
+    hurt: bool,
+}
+
+fn input() -> impl Strategy<Value = Input> {
+    (0.0f32..3.5, prop::bool::weighted(0.8), any::<bool>(), prop::bool::weighted(0.03), prop::bool::weighted(0.02))
+        .prop_map(|(speed, grounded, waving, jump, hurt)| Input { speed, grounded, waving, jump, hurt })
+}
+
+fn ids(player: &AnimationGraphPlayer) -> [ParamId; 5] {
+    ["speed", "grounded", "waving", "jump", "hurt"].map(|n| player.find_parameter(n).unwrap())
+}
+
+fn set(player: &mut AnimationGraphPlayer, ids: &[ParamId; 5], i: Input) {
+    player.set_float(ids[0], i.speed).unwrap();
+    player.set_bool(ids[1], i.grounded).unwrap();
+    player.set_bool(ids[2], i.waving).unwrap();
+    if i.jump {
+        player.fire(ids[3]).unwrap();
+    }
+    if i.hurt {
+        player.fire(ids[4]).unwrap();
+    }
+}
+
+/// Runs `inputs[frame][character]` through single characters and through a crowd whose
+/// members have the given LODs (changed to `later` halfway), and compares every frame.
+fn compare(inputs: &[Vec<Input>], lods: &[u8], later: &[u8], threads: usize) -> Result<(), TestCaseError> {
+    let (skeleton, graph) = gbot();
+    let first = animgraph_2d::animated_2d(Arc::clone(&skeleton), Some(&graph), 0).unwrap();
+    let n = lods.len();
+    let mut single: Vec<AnimatedSkeleton2D> = (0..n).map(|_| first.instantiate()).collect();
+    let mut crowd = Crowd::new(&graph, Skeleton2DPoseBackend::new(skeleton)).unwrap();
+    for (i, &lod) in lods.iter().enumerate() {
+        crowd.spawn();
+        crowd.set_lod(i, lod);
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let id = ids(single[0].player().unwrap());
+    let (mut a, mut b) = (NetState::default(), NetState::default());
+    for (frame, inputs) in inputs.iter().enumerate() {
+        if frame == inputs.len() / 2 {
+            for (i, &lod) in later.iter().enumerate() {
+                crowd.set_lod(i, lod);
+            }
+        }
+        for (i, input) in inputs.iter().enumerate().take(n) {
+            set(single[i].player_mut().unwrap(), &id, *input);
+            set(crowd.player_mut(i), &id, *input);
+        }
+        for c in &mut single {
+            c.update(1.0 / 60.0);
+        }
+        pool.install(|| crowd.update_parallel(1.0 / 60.0));
+        for (i, c) in single.iter_mut().enumerate() {
+            let (p, q) = (c.player_mut().unwrap(), crowd.player_mut(i));
+            prop_assert_eq!(p.events(), q.events(), "graph events, frame {} character {}", frame, i);
+            prop_assert_eq!(p.current_state_path(0), q.current_state_path(0));
+            p.capture_net(&mut a);
+            q.capture_net(&mut b);
+            prop_assert_eq!(&a, &b, "net state, frame {} character {}", frame, i);
+            let m = &crowd.members()[i];
+            prop_assert_eq!(c.backend.events(), m.backend.events(), "clip events, frame {} character {}", frame, i);
+            if m.lod() == 1 && lods[i] == 1 {
+                // Never above LOD 1: the pose is the same bits.
+                prop_assert_eq!(&c.backend.pose.channels, &m.backend.pose.channels, "frame {} character {}", frame, i);
+                prop_assert_eq!(&c.backend.pose.world, &m.backend.pose.world);
+                prop_assert_eq!(&c.backend.pose.attachments, &m.backend.pose.attachments);
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn crowd_members_match_single_characters(
+        inputs in prop::collection::vec(prop::collection::vec(input(), 6), 150..240),
+        lods in prop::collection::vec(prop_oneof![Just(1u8), 1u8..6], 6),
+        later in prop::collection::vec(1u8..6, 6),
+        threads in 1usize..3,
+    ) {
+        compare(&inputs, &lods, &later, threads)?;
+    }
+}
+
+/// A deterministic run with fixed inputs: one member stays at LOD 1 throughout (pose bits
+/// compared), the others change LOD, on two threads; and the run really fires events.
+#[test]
+fn a_busy_crowd_matches_single_characters_on_two_threads() {
+    let inputs: Vec<Vec<Input>> = (0..600u32)
+        .map(|f| {
+            (0..6u32)
+                .map(|i| Input {
+                    speed: ((f + i * 40) % 300) as f32 / 90.0,
+                    grounded: (f + i * 13) % 200 < 160,
+                    waving: (f / 90 + i) % 3 == 0,
+                    jump: (f + i * 31) % 170 == 5,
+                    hurt: (f + i * 57) % 230 == 9,
+                })
+                .collect()
+        })
+        .collect();
+    compare(&inputs, &[1, 1, 2, 3, 4, 8], &[1, 4, 1, 1, 2, 3], 2).unwrap();
+}
+
+fn max_world_step(a: &[glam::Affine2], b: &[glam::Affine2]) -> f32 {
+    a.iter().zip(b).map(|(a, b)| (a.translation - b.translation).length()).fold(0.0, f32::max)
+}
+
+/// At a steady LOD n the pose arrives at each sample exactly, n - 1 frames late; changing the LOD
+/// (up or down) never moves a bone further in a frame than twice the most a full-rate character
+/// moves in one.
+#[test]
+fn lod_lags_by_whole_samples_and_never_pops() {
+    let (skeleton, graph) = gbot();
+    let mut crowd = Crowd::new(&graph, Skeleton2DPoseBackend::new(skeleton)).unwrap();
+    let (full, lod) = (crowd.spawn(), crowd.spawn());
+    let id = ids(crowd.player(0));
+    crowd.set_lod(lod, 4);
+    let mut full_poses = Vec::new();
+    let mut lod_poses = Vec::new();
+    let schedule = |frame: usize| match frame {
+        0..120 => 4,
+        120..200 => 1,
+        200..300 => 8,
+        300..360 => 2,
+        _ => 5,
+    };
+    for frame in 0..420usize {
+        if frame > 0 {
+            crowd.set_lod(lod, schedule(frame));
+        }
+        let input = Input { speed: 2.5, grounded: true, waving: frame > 50, jump: false, hurt: false };
+        set(crowd.player_mut(full), &id, input);
+        set(crowd.player_mut(lod), &id, input);
+        crowd.update(1.0 / 60.0);
+        full_poses.push(crowd.backend(full).pose.world.clone());
+        lod_poses.push(crowd.backend(lod).pose.world.clone());
+    }
+    // Steady LOD 4 from frame 0: samples at 0, 4, 8, ...; the sample of frame k shows at k + 3.
+    for k in (0..112).step_by(4) {
+        assert_eq!(lod_poses[k + 3], full_poses[k], "sample of frame {k}");
+        assert_ne!(lod_poses[k + 1], full_poses[k + 1], "frame {} is interpolated", k + 1);
+    }
+    let full_step = (1..full_poses.len()).map(|f| max_world_step(&full_poses[f], &full_poses[f - 1])).fold(0.0, f32::max);
+    assert!(full_step > 0.0);
+    for f in 1..lod_poses.len() {
+        let step = max_world_step(&lod_poses[f], &lod_poses[f - 1]);
+        assert!(step <= 2.0 * full_step + 1e-3, "frame {f}: a bone moved {step}, full rate at most {full_step}");
+    }
+    // Back at LOD 1 for long enough, the LOD member shows the full-rate pose again.
+    assert_eq!(lod_poses[199], full_poses[199]);
+}
+
+#[test]
+fn crowd_updates_allocate_nothing() {
+    let (skeleton, graph) = gbot();
+    let mut crowd = Crowd::new(&graph, Skeleton2DPoseBackend::new(skeleton)).unwrap();
+    for i in 0..64 {
+        crowd.spawn();
+        crowd.set_lod(i, 1 + (i % 4) as u8);
+    }
+    let id = ids(crowd.player(0));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let frame = |crowd: &mut Crowd<Skeleton2DPoseBackend>, f: u32| {
+        for (i, m) in crowd.members_mut().iter_mut().enumerate() {
+            let i = i as u32;
+            let input = Input {
+                speed: ((f + i * 9) % 300) as f32 / 100.0,
+                grounded: (f + i) % 200 < 150,
+                waving: f % 500 > 250,
+                jump: (f + i) % 200 == 10,
+                hurt: (f + i) % 700 == 300,
+            };
+            set(&mut m.player, &id, input);
+        }
+    };
+    for f in 0..30 {
+        frame(&mut crowd, f);
+        crowd.update(1.0 / 60.0);
+    }
+    let before = thread_allocations();
+    for f in 30..1500 {
+        frame(&mut crowd, f);
+        if f % 100 == 0 {
+            // LOD changes after the first one above 1 allocate nothing (members 1, 5, 9, ...
+            // started above 1).
+            crowd.set_lod((f as usize / 100 * 4 + 1) % 64, 1 + (f / 100 % 5) as u8);
+        }
+        crowd.update(1.0 / 60.0);
+    }
+    assert_eq!(thread_allocations() - before, 0);
+    // Two threads: each pool thread's scratch is made at the first parallel frame.
+    // The frames run inside the pool, as a game's frame loop on a rayon pool does (installing
+    // from outside the pool for every call pays rayon's own injection queue, a block per 63
+    // calls).
+    let workers = || pool.broadcast(|_| thread_allocations());
+    let mut run = |frames: std::ops::Range<u32>| {
+        pool.install(|| {
+            for f in frames {
+                frame(&mut crowd, f);
+                crowd.update_parallel(1.0 / 60.0);
+            }
+        })
+    };
+    run(1500..1530);
+    // Counted on this thread and on each pool thread (other tests run beside this one).
+    let before_workers = workers();
+    let before = thread_allocations();
+    run(1530..1830);
+    let calling = thread_allocations() - before;
+    let after_workers = workers();
+    assert_eq!(calling, 0, "allocations on the calling thread");
+    for (a, b) in after_workers.iter().zip(&before_workers) {
+        assert_eq!(a - b, 0, "allocations on a pool thread over 300 parallel frames");
+    }
+}
