@@ -92,12 +92,20 @@ pub struct ApplyScratch {
     /// One layer's weighted constraint-value changes: `Pose::mixes`, then per IK constraint its
     /// mix and softness.
     mix_delta: Vec<f32>,
+    /// Inertial blends (sized by `prepare_inertial`): a starting blend's target at the
+    /// samples' previous times, and those samples.
+    target_prev: [Vec<f32>; CHANNELS],
+    prev_samples: Vec<ClipSample>,
 }
 
 impl ApplyScratch {
-    fn for_skeleton(skeleton: &Skeleton2D) -> ApplyScratch {
+    /// Scratch for `skeleton`, with room for inertial blends of `inertial_samples` samples.
+    fn for_skeleton(skeleton: &Skeleton2D, inertial_samples: Option<usize>) -> ApplyScratch {
         let bones = skeleton.bone_count();
+        let inertial_bones = if inertial_samples.is_some() { bones } else { 0 };
         ApplyScratch {
+            target_prev: std::array::from_fn(|_| vec![0.0; inertial_bones]),
+            prev_samples: Vec::with_capacity(inertial_samples.map_or(0, |n| n + 64)),
             sums: vec![BoneSums::EMPTY; bones],
             touched: Vec::with_capacity(bones),
             color_delta: vec![[0.0; COLOR_CHANNELS]; skeleton.slot_bones.len()],
@@ -114,10 +122,8 @@ struct Inertial2D {
     history: [[Vec<f32>; CHANNELS]; 2],
     /// How many of them are filled (0 to 2).
     frames: u8,
-    /// A starting blend's target at the samples' previous times.
-    target_prev: [Vec<f32>; CHANNELS],
-    /// Those samples.
-    prev_samples: Vec<ClipSample>,
+    /// The most samples per frame (the scratch's `prev_samples` is sized from it).
+    samples: usize,
     /// Per layer, its blend's offsets per channel and bone.
     layers: Vec<LayerOffset>,
 }
@@ -135,7 +141,7 @@ struct LayerOffset {
 impl Clone for Skeleton2DPoseBackend {
     fn clone(&self) -> Self {
         // Between applies the scratch holds nothing worth copying.
-        self.copy_with(ApplyScratch::for_skeleton(&self.skeleton))
+        self.copy_with(animgraph_runtime::crowd::CrowdBackend::new_scratch(self))
     }
 }
 
@@ -156,12 +162,7 @@ impl Skeleton2DPoseBackend {
             masks: Arc::clone(&self.masks),
             events,
             events_dropped: self.events_dropped,
-            inertial: self.inertial.as_ref().map(|i| {
-                let mut copy = i.clone();
-                // A derived clone of the sample list would drop its capacity.
-                copy.prev_samples = Vec::with_capacity(i.prev_samples.capacity());
-                copy
-            }),
+            inertial: self.inertial.clone(),
         }
     }
 }
@@ -198,7 +199,7 @@ impl Skeleton2DPoseBackend {
     pub fn new(skeleton: Arc<Skeleton2D>) -> Self {
         Skeleton2DPoseBackend {
             pose: skeleton.setup.clone(),
-            scratch: ApplyScratch::for_skeleton(&skeleton),
+            scratch: ApplyScratch::for_skeleton(&skeleton, None),
             skins: Vec::with_capacity(MAX_SKINS),
             masks: Arc::default(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
@@ -307,7 +308,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
 
     fn resolve_mask(&mut self, mask: &BoneMask) -> Option<MaskId> {
         let skeleton = &self.skeleton;
-        Some(Arc::make_mut(&mut self.masks).resolve(mask, |name| skeleton.data.bone_index(name), &skeleton.parents))
+        Some(Arc::make_mut(&mut self.masks).resolve(
+            mask,
+            |name| skeleton.data.bone_index(name),
+            &skeleton.parents,
+        ))
     }
 
     fn clip_length(&self, clip: ClipId) -> f32 {
@@ -347,13 +352,13 @@ impl PoseBackend for Skeleton2DPoseBackend {
         if starting {
             // An inertial blend starts: the target's pose at the samples' previous times gives
             // its velocity (events of this pass are discarded by the real one).
-            let mut inertial = self.inertial.take().expect("checked");
-            animgraph_runtime::core::inertial::at_previous_times(samples, &mut inertial.prev_samples);
-            self.blend_layers(&inertial.prev_samples, layers);
-            for (target, pose) in inertial.target_prev.iter_mut().zip(&self.pose.channels) {
+            let mut prev_samples = std::mem::take(&mut self.scratch.prev_samples);
+            animgraph_runtime::core::inertial::at_previous_times(samples, &mut prev_samples);
+            self.blend_layers(&prev_samples, layers);
+            self.scratch.prev_samples = prev_samples;
+            for (target, pose) in self.scratch.target_prev.iter_mut().zip(&self.pose.channels) {
                 target.copy_from_slice(pose);
             }
-            self.inertial = Some(inertial);
         }
         self.blend_layers(samples, layers);
         if self.inertial.is_some() {
@@ -370,11 +375,11 @@ impl PoseBackend for Skeleton2DPoseBackend {
         let channels = || -> [Vec<f32>; CHANNELS] { std::array::from_fn(|_| vec![0.0; bones]) };
         let offsets =
             || -> [Vec<Offset>; CHANNELS] { std::array::from_fn(|_| vec![Offset::default(); bones]) };
+        self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
         self.inertial = Some(Box::new(Inertial2D {
             history: [channels(), channels()],
             frames: 0,
-            target_prev: channels(),
-            prev_samples: Vec::with_capacity(samples + 64),
+            samples,
             // Layers without inertial transitions get no offsets (empty arrays).
             layers: layers
                 .iter()
@@ -526,7 +531,8 @@ impl Skeleton2DPoseBackend {
                     if let Some(state) = crate::skeleton::sample_ik(keys, sample.time) {
                         let reference = if additive { setup.ik[c] } else { pose.ik[c] };
                         self.scratch.mix_delta[ik_at + 2 * c] += w * (state.mix - reference.mix);
-                        self.scratch.mix_delta[ik_at + 2 * c + 1] += w * (state.softness - reference.softness);
+                        self.scratch.mix_delta[ik_at + 2 * c + 1] +=
+                            w * (state.softness - reference.softness);
                     }
                 }
                 if heaviest.is_none_or(|h| w > h.weight) {
@@ -656,7 +662,7 @@ impl Skeleton2DPoseBackend {
                             } else {
                                 0.0
                             };
-                            let target_velocity = difference(target, inertial.target_prev[c][b]) / dt;
+                            let target_velocity = difference(target, self.scratch.target_prev[c][b]) / dt;
                             let heading = last + velocity * dt;
                             Offset::new(difference(heading, target), velocity - target_velocity, remaining)
                         };
@@ -734,7 +740,7 @@ impl Skeleton2DPoseBackend {
     }
 }
 
-/// A 2D pose kept for animation LOD: what [`Skeleton2DPoseBackend::approach`] moves towards.
+/// A 2D pose kept for animation LOD: what [`CrowdBackend::approach`](animgraph_runtime::crowd::CrowdBackend::approach) moves towards.
 #[derive(Clone, Debug)]
 pub struct Keyframe2D {
     channels: [Vec<f32>; CHANNELS],
@@ -809,7 +815,7 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
     }
 
     fn new_scratch(&self) -> ApplyScratch {
-        ApplyScratch::for_skeleton(&self.skeleton)
+        ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples))
     }
 
     fn swap_scratch(&mut self, scratch: &mut ApplyScratch) {
@@ -870,7 +876,9 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
                 towards(v, *t, f);
             }
         }
-        for (v, t) in pose.deform.iter_mut().zip(&target.deform).chain(pose.mixes.iter_mut().zip(&target.mixes)) {
+        for (v, t) in
+            pose.deform.iter_mut().zip(&target.deform).chain(pose.mixes.iter_mut().zip(&target.mixes))
+        {
             towards(v, *t, f);
         }
         for (v, t) in pose.ik.iter_mut().zip(&target.ik) {
@@ -886,7 +894,8 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
             if info.weight <= 0.0 {
                 continue;
             }
-            for sample in samples.iter().filter(|s| s.layer as usize == l && s.weight >= info.event_threshold) {
+            for sample in samples.iter().filter(|s| s.layer as usize == l && s.weight >= info.event_threshold)
+            {
                 if let Some(clip) = self.skeleton.clips.get(sample.clip.0 as usize)
                     && !clip.events.is_empty()
                 {

@@ -33,7 +33,13 @@ struct Input {
 }
 
 fn input() -> impl Strategy<Value = Input> {
-    (0.0f32..3.5, prop::bool::weighted(0.8), any::<bool>(), prop::bool::weighted(0.03), prop::bool::weighted(0.02))
+    (
+        0.0f32..3.5,
+        prop::bool::weighted(0.8),
+        any::<bool>(),
+        prop::bool::weighted(0.03),
+        prop::bool::weighted(0.02),
+    )
         .prop_map(|(speed, grounded, waving, jump, hurt)| Input { speed, grounded, waving, jump, hurt })
 }
 
@@ -90,10 +96,22 @@ fn compare(inputs: &[Vec<Input>], lods: &[u8], later: &[u8], threads: usize) -> 
             q.capture_net(&mut b);
             prop_assert_eq!(&a, &b, "net state, frame {} character {}", frame, i);
             let m = &crowd.members()[i];
-            prop_assert_eq!(c.backend.events(), m.backend.events(), "clip events, frame {} character {}", frame, i);
+            prop_assert_eq!(
+                c.backend.events(),
+                m.backend.events(),
+                "clip events, frame {} character {}",
+                frame,
+                i
+            );
             if m.lod() == 1 && lods[i] == 1 {
                 // Never above LOD 1: the pose is the same bits.
-                prop_assert_eq!(&c.backend.pose.channels, &m.backend.pose.channels, "frame {} character {}", frame, i);
+                prop_assert_eq!(
+                    &c.backend.pose.channels,
+                    &m.backend.pose.channels,
+                    "frame {} character {}",
+                    frame,
+                    i
+                );
                 prop_assert_eq!(&c.backend.pose.world, &m.backend.pose.world);
                 prop_assert_eq!(&c.backend.pose.attachments, &m.backend.pose.attachments);
             }
@@ -175,11 +193,15 @@ fn lod_lags_by_whole_samples_and_never_pops() {
         assert_eq!(lod_poses[k + 3], full_poses[k], "sample of frame {k}");
         assert_ne!(lod_poses[k + 1], full_poses[k + 1], "frame {} is interpolated", k + 1);
     }
-    let full_step = (1..full_poses.len()).map(|f| max_world_step(&full_poses[f], &full_poses[f - 1])).fold(0.0, f32::max);
+    let full_step =
+        (1..full_poses.len()).map(|f| max_world_step(&full_poses[f], &full_poses[f - 1])).fold(0.0, f32::max);
     assert!(full_step > 0.0);
     for f in 1..lod_poses.len() {
         let step = max_world_step(&lod_poses[f], &lod_poses[f - 1]);
-        assert!(step <= 2.0 * full_step + 1e-3, "frame {f}: a bone moved {step}, full rate at most {full_step}");
+        assert!(
+            step <= 2.0 * full_step + 1e-3,
+            "frame {f}: a bone moved {step}, full rate at most {full_step}"
+        );
     }
     // Back at LOD 1 for long enough, the LOD member shows the full-rate pose again.
     assert_eq!(lod_poses[199], full_poses[199]);

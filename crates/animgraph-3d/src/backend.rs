@@ -221,16 +221,29 @@ pub struct ApplyScratch {
     morph_accum: Vec<f32>,
     /// One group's sampled weights.
     morph_scratch: Vec<f32>,
+    /// Inertial blends (sized by `prepare_inertial`): a starting blend's target at the
+    /// samples' previous times, and those samples.
+    target_prev: Vec<(Vec3, Quat, Vec3)>,
+    prev_samples: Vec<ClipSample>,
 }
 
 impl ApplyScratch {
-    fn for_skeleton(skeleton: &Skeleton3D) -> ApplyScratch {
+    /// Scratch for `skeleton`, with room for inertial blends of `inertial_samples` samples.
+    fn for_skeleton(skeleton: &Skeleton3D, inertial_samples: Option<usize>) -> ApplyScratch {
+        let joints = if inertial_samples.is_some() { skeleton.bone_count() } else { 0 };
         ApplyScratch {
+            target_prev: vec![(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE); joints],
+            prev_samples: Vec::with_capacity(inertial_samples.map_or(0, |n| n + 64)),
             accum: vec![Accum::EMPTY; skeleton.bone_count()],
             morph_accum: vec![0.0; skeleton.morph_count],
             morph_scratch: vec![
                 0.0;
-                skeleton.morph_groups.iter().map(|g| g.default_weights.len()).max().unwrap_or(0)
+                skeleton
+                    .morph_groups
+                    .iter()
+                    .map(|g| g.default_weights.len())
+                    .max()
+                    .unwrap_or(0)
             ],
         }
     }
@@ -243,9 +256,8 @@ struct Inertial3D {
     /// The output local transforms of the last two applies (`[0]` the last).
     history: [Vec<(Vec3, Quat, Vec3)>; 2],
     frames: u8,
-    /// A starting blend's target at the samples' previous times.
-    target_prev: Vec<(Vec3, Quat, Vec3)>,
-    prev_samples: Vec<ClipSample>,
+    /// The most samples per frame (the scratch's `prev_samples` is sized from it).
+    samples: usize,
     /// Per layer: per joint 9 offsets (translation, rotation as a scaled axis, scale).
     layers: Vec<(Vec<[Offset; 9]>, f32, bool)>,
 }
@@ -260,7 +272,7 @@ fn rotation_between(a: Quat, b: Quat) -> Vec3 {
 impl Clone for Skeleton3DPoseBackend {
     fn clone(&self) -> Self {
         // Between applies the scratch holds nothing worth copying.
-        self.copy_with(ApplyScratch::for_skeleton(&self.skeleton))
+        self.copy_with(animgraph_runtime::crowd::CrowdBackend::new_scratch(self))
     }
 }
 
@@ -272,11 +284,7 @@ impl Skeleton3DPoseBackend {
             pose: self.pose.clone(),
             scratch,
             masks: Arc::clone(&self.masks),
-            inertial: self.inertial.as_ref().map(|i| {
-                let mut copy = i.clone();
-                copy.prev_samples = Vec::with_capacity(i.prev_samples.capacity());
-                copy
-            }),
+            inertial: self.inertial.clone(),
         }
     }
 }
@@ -318,7 +326,7 @@ impl Skeleton3DPoseBackend {
                 world: vec![Affine3A::IDENTITY; n],
                 morph_weights: skeleton.morph_defaults(),
             },
-            scratch: ApplyScratch::for_skeleton(&skeleton),
+            scratch: ApplyScratch::for_skeleton(&skeleton, None),
             masks: Arc::default(),
             inertial: None,
             skeleton,
@@ -433,14 +441,14 @@ impl PoseBackend for Skeleton3DPoseBackend {
         if starting {
             // An inertial blend starts: the target at the samples' previous times gives its
             // velocity.
-            let mut inertial = self.inertial.take().expect("checked");
-            animgraph_runtime::core::inertial::at_previous_times(samples, &mut inertial.prev_samples);
-            self.blend_layers(&inertial.prev_samples, layers);
+            let mut prev_samples = std::mem::take(&mut self.scratch.prev_samples);
+            animgraph_runtime::core::inertial::at_previous_times(samples, &mut prev_samples);
+            self.blend_layers(&prev_samples, layers);
+            self.scratch.prev_samples = prev_samples;
             let pose = &self.pose;
-            for (j, target) in inertial.target_prev.iter_mut().enumerate() {
+            for (j, target) in self.scratch.target_prev.iter_mut().enumerate() {
                 *target = (pose.translations[j], pose.rotations[j], pose.scales[j]);
             }
-            self.inertial = Some(inertial);
         }
         self.blend_layers(samples, layers);
         if self.inertial.is_some() {
@@ -452,11 +460,11 @@ impl PoseBackend for Skeleton3DPoseBackend {
     fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
         let n = self.skeleton.bone_count();
         let rest = vec![(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE); n];
+        self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
         self.inertial = Some(Box::new(Inertial3D {
-            history: [rest.clone(), rest.clone()],
+            history: [rest.clone(), rest],
             frames: 0,
-            target_prev: rest,
-            prev_samples: Vec::with_capacity(samples + 64),
+            samples,
             // Layers without inertial transitions get no offsets.
             layers: layers
                 .iter()
@@ -531,7 +539,9 @@ impl Skeleton3DPoseBackend {
                 if let Some(baked) = &skeleton.baked[c] {
                     // One place for all channels; values read row by row.
                     match baked.place(sample.time) {
-                        Place::At(k) => below.add_baked(&mut self.scratch.accum, baked, AtKey(baked.row(k)), w, mask),
+                        Place::At(k) => {
+                            below.add_baked(&mut self.scratch.accum, baked, AtKey(baked.row(k)), w, mask)
+                        }
                         Place::Between(k, u) => {
                             let row = BetweenKeys(baked.row(k), baked.row(k + 1), u);
                             below.add_baked(&mut self.scratch.accum, baked, row, w, mask);
@@ -551,8 +561,13 @@ impl Skeleton3DPoseBackend {
                     below.add(&mut self.scratch.accum[j], j, channel.property, v, w);
                 }
             }
-            let joints =
-                self.scratch.accum.iter().zip(&mut pose.translations).zip(&mut pose.scales).zip(&mut pose.rotations);
+            let joints = self
+                .scratch
+                .accum
+                .iter()
+                .zip(&mut pose.translations)
+                .zip(&mut pose.scales)
+                .zip(&mut pose.rotations);
             for (j, (((acc, translation), scale), rotation)) in joints.enumerate() {
                 // A weighted mask scales the layer per joint.
                 let layer_weight = info.weight * mask.map_or(1.0, |m| m[j]);
@@ -616,7 +631,7 @@ impl Skeleton3DPoseBackend {
                     let (t1, r1, s1) = inertial.history[0][j];
                     let (t2, r2, s2) =
                         if inertial.frames >= 2 { inertial.history[1][j] } else { inertial.history[0][j] };
-                    let (tp, rp, sp) = inertial.target_prev[j];
+                    let (tp, rp, sp) = self.scratch.target_prev[j];
                     let (tt, rt, st) = (pose.translations[j], pose.rotations[j], pose.scales[j]);
                     // Where the pose was heading, and how fast, against the target.
                     let tv = (t1 - t2) / dt;
@@ -772,7 +787,7 @@ mod tests {
     }
 }
 
-/// A 3D pose kept for animation LOD: what [`Skeleton3DPoseBackend::approach`] moves towards.
+/// A 3D pose kept for animation LOD: what [`CrowdBackend::approach`](animgraph_runtime::crowd::CrowdBackend::approach) moves towards.
 #[derive(Clone, Debug)]
 pub struct Keyframe3D {
     translations: Vec<Vec3>,
@@ -795,7 +810,7 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
     }
 
     fn new_scratch(&self) -> ApplyScratch {
-        ApplyScratch::for_skeleton(&self.skeleton)
+        ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples))
     }
 
     fn swap_scratch(&mut self, scratch: &mut ApplyScratch) {

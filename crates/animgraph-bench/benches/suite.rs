@@ -118,6 +118,40 @@ mod update {
     }
 }
 
+/// The crowd store (`animgraph_runtime::crowd`): GBots as the crowd grows (one thread, one
+/// frame of the whole crowd per iteration), two threads, and a mixed-LOD crowd.
+mod crowd_store {
+    use super::*;
+
+    #[divan::bench(args = [100, 1_000, 10_000, 30_000], sample_count = 10, sample_size = 1)]
+    fn gbots_one_thread(b: Bencher, n: usize) {
+        let mut crowd = gbot_store(n);
+        b.bench_local(|| crowd.update_serial());
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn gbots_10000_all_threads(b: Bencher) {
+        let mut crowd = gbot_store(10_000);
+        b.bench_local(|| crowd.update_parallel());
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn robots_10000_one_thread(b: Bencher) {
+        let mut crowd = robot_store(10_000);
+        b.bench_local(|| crowd.update_serial());
+    }
+
+    /// Every 10th GBot every frame, the others posed every 4th frame.
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn gbots_30000_mixed_lod(b: Bencher) {
+        let mut crowd = gbot_store(30_000);
+        for i in (0..30_000).filter(|i| i % 10 != 0) {
+            crowd.crowd.set_lod(i, 4);
+        }
+        b.bench_local(|| crowd.update_serial());
+    }
+}
+
 mod net {
     use super::*;
 

@@ -1,5 +1,6 @@
 //! A fixed amount of work for profilers (`perf record`, `valgrind --tool=callgrind`):
-//! `cargo run --release -p animgraph-bench --example profile -- gbot|robot|synthetic [frames] [characters]`.
+//! `cargo run --release -p animgraph-bench --example profile -- gbot|robot|gbot-store|gbot-lod4|robot-store|synthetic [frames] [characters]`
+//! (`-store`: the crowd store; `gbot-lod4`: the crowd store with every character at LOD 4).
 
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "gbot".into());
@@ -8,6 +9,23 @@ fn main() {
     match which.as_str() {
         "gbot" => {
             let mut crowd = animgraph_bench::Crowd::new(&animgraph_bench::gbot(), characters);
+            for _ in 0..frames {
+                crowd.update_serial();
+            }
+        }
+        "gbot-store" | "gbot-lod4" => {
+            let mut crowd = animgraph_bench::gbot_store(characters);
+            if which == "gbot-lod4" {
+                for i in 0..characters {
+                    crowd.crowd.set_lod(i, 4);
+                }
+            }
+            for _ in 0..frames {
+                crowd.update_serial();
+            }
+        }
+        "robot-store" => {
+            let mut crowd = animgraph_bench::robot_store(characters);
             for _ in 0..frames {
                 crowd.update_serial();
             }

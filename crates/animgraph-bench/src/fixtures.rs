@@ -272,7 +272,13 @@ impl<B: animgraph_runtime::crowd::CrowdBackend> StoreCrowd<B> {
     /// Sets every character's inputs for this frame (each a few frames apart, as [`Crowd`]).
     pub fn drive(&mut self) {
         for (i, m) in self.crowd.members_mut().iter_mut().enumerate() {
-            drive(&mut m.player, &self.floats, &self.ints, &self.triggers, self.frame.wrapping_add(i as u32 * 7));
+            drive(
+                &mut m.player,
+                &self.floats,
+                &self.ints,
+                &self.triggers,
+                self.frame.wrapping_add(i as u32 * 7),
+            );
         }
         self.frame = self.frame.wrapping_add(1);
     }
@@ -304,5 +310,9 @@ pub fn robot_store(n: usize) -> StoreCrowd<animgraph_3d::Skeleton3DPoseBackend> 
     let skeleton = Arc::new(
         animgraph_3d::import::import_file(asset("characters/robot/RobotExpressive.glb")).unwrap().skeleton,
     );
-    StoreCrowd::new(&graph("characters/robot/robot.mres"), animgraph_3d::Skeleton3DPoseBackend::new(skeleton), n)
+    StoreCrowd::new(
+        &graph("characters/robot/robot.mres"),
+        animgraph_3d::Skeleton3DPoseBackend::new(skeleton),
+        n,
+    )
 }

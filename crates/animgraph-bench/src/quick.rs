@@ -234,29 +234,90 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
         ));
     }
 
-    progress("crowd scaling");
+    progress("crowd store");
     {
-        // Per character as the crowd grows (one thread), and what each character costs in
-        // memory: the heap bytes and allocations of making it from the first (counted while the
-        // binary's allocator is test-support's PerThread; 0 otherwise).
+        // The crowd store (animgraph_runtime::crowd): per character as the crowd grows (one
+        // thread), what each member costs in memory (heap requested spawning it, counted while
+        // the binary's allocator is test-support's PerThread; 0 otherwise), threads, and LOD.
         use animgraph_test_support::counting::{thread_allocations, thread_bytes};
+        let mut per_size = Vec::new();
         for n in [100usize, 1_000, 10_000, 30_000] {
-            let first = gbot();
+            let mut crowd = gbot_store(0);
             let (bytes, allocations) = (thread_bytes(), thread_allocations());
-            let mut crowd = Crowd::new(&first, n);
+            crowd.crowd.reserve(n);
+            for _ in 0..n {
+                crowd.crowd.spawn();
+            }
             let bytes = (thread_bytes() - bytes) as f64 / n as f64;
             let allocations = (thread_allocations() - allocations) as f64 / n as f64;
-            let ns = one_thread.install(|| nanos_per_call(budget, || crowd.update_parallel())) / n as f64;
-            rows.push(row(&format!("update a crowd of {n} GBots, 1 thread"), ns, "ns/character", ""));
-            if n == 1_000 {
-                rows.push(row("memory per GBot", bytes, "bytes", "heap requested making one from the first"));
+            let ns = nanos_per_call(budget, || crowd.update_serial()) / n as f64;
+            per_size.push(ns);
+            rows.push(row(&format!("crowd store: {n} GBots, 1 thread"), ns, "ns/character", ""));
+            if n == 10_000 {
                 rows.push(row(
-                    "allocations per GBot",
-                    allocations,
-                    "allocations",
-                    "making one from the first",
+                    "crowd store: GBots per 16.6 ms frame, 1 thread",
+                    (16.6e6 / ns).floor(),
+                    "characters",
+                    "target 20,000",
+                ));
+                let p = all_threads.install(|| nanos_per_call(budget, || crowd.update_parallel())) / n as f64;
+                rows.push(row(
+                    &format!("crowd store: GBots per 16.6 ms frame, {threads} threads"),
+                    (16.6e6 / p).floor(),
+                    "characters",
+                    &format!("{:.2}x one thread (target 1.9x)", ns / p),
                 ));
             }
+            if n == 1_000 {
+                rows.push(row(
+                    "crowd store: memory per GBot",
+                    bytes,
+                    "bytes",
+                    "heap per member; target < 2,048",
+                ));
+                rows.push(row("crowd store: allocations per GBot", allocations, "allocations", "per member"));
+            }
+        }
+        if let (Some(first), Some(last)) = (per_size.first(), per_size.last()) {
+            rows.push(row(
+                "crowd store: 30,000 / 100 GBots per character",
+                last / first,
+                "x",
+                "target <= 1.3",
+            ));
+        }
+        {
+            let n = 10_000;
+            let mut crowd = robot_store(n);
+            let ns = nanos_per_call(budget, || crowd.update_serial()) / n as f64;
+            rows.push(row(
+                "crowd store: Robots per 16.6 ms frame, 1 thread",
+                (16.6e6 / ns).floor(),
+                "characters",
+                &format!("target 12,000; {ns:.0} ns each"),
+            ));
+            let p = all_threads.install(|| nanos_per_call(budget, || crowd.update_parallel())) / n as f64;
+            rows.push(row(
+                &format!("crowd store: Robots per 16.6 ms frame, {threads} threads"),
+                (16.6e6 / p).floor(),
+                "characters",
+                &format!("{:.2}x one thread", ns / p),
+            ));
+        }
+        {
+            // Mixed LOD: every 10th GBot at full rate, the others posed every 4th frame.
+            let n = 30_000;
+            let mut crowd = gbot_store(n);
+            for i in (0..n).filter(|i| i % 10 != 0) {
+                crowd.crowd.set_lod(i, 4);
+            }
+            let ns = nanos_per_call(budget, || crowd.update_serial()) / n as f64;
+            rows.push(row(
+                "crowd store: mixed-LOD GBots per 16.6 ms frame, 1 thread",
+                (16.6e6 / ns).floor(),
+                "characters",
+                &format!("10 % every frame, 90 % every 4th; {n} measured; target 50,000"),
+            ));
         }
     }
 
@@ -290,6 +351,24 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
         }
         let per_frame = (allocations() - before) as f64 / 1000.0;
         rows.push(row("allocations per frame (8 GBots + 8 Robots)", per_frame, "allocations", "target 0"));
+        let mut store = gbot_store(64);
+        for i in 0..64 {
+            store.crowd.set_lod(i, 1 + (i % 4) as u8);
+        }
+        for _ in 0..10 {
+            store.update_serial();
+        }
+        let before = allocations();
+        for _ in 0..1000 {
+            store.update_serial();
+        }
+        let per_frame = (allocations() - before) as f64 / 1000.0;
+        rows.push(row(
+            "allocations per frame (crowd store, 64 GBots, LOD 1-4)",
+            per_frame,
+            "allocations",
+            "target 0",
+        ));
     }
     rows
 }

@@ -21,7 +21,7 @@
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | `parallel` | [`animated::update_all`] on rayon's threads |
+//! | `parallel` | [`animated::update_all`] and [`crowd::Crowd::update_parallel`] on rayon's threads |
 //! | `link` | `link`: live debugging over TCP on 127.0.0.1 |
 //! | `watch` | `watch`: hot reload of graph files |
 //! | `lint` | `lint`: authoring checks with stable codes |
@@ -59,6 +59,8 @@
 //! | travel path | `TravelMode: Path`: `travel` walks the shortest chain of transitions hop by hop |
 //! | weighted mask | a mask giving each bone a share of the layer (`Weights`, inherited by unlisted children) |
 //! | window | a named span of a state's normalised time, signalled by `WindowBegin` / `WindowEnd` (hit boxes, combo windows) |
+//! | crowd store | many characters of one bound graph and skeleton kept in one `Vec`, updated in memory order with per-thread scratch ([`crowd::Crowd`]) |
+//! | animation LOD | a crowd member's pose sampled every Nth frame and interpolated between, while its graph advances every frame |
 //!
 //! ## Example
 //!
