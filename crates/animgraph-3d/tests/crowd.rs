@@ -35,9 +35,9 @@ fn robot_crowd_members_match_single_robots() {
     let mut events = 0;
     let mut allocations = 0;
     for frame in 0..900u32 {
-        for i in 0..lods.len() {
+        for (i, twin) in single.iter_mut().enumerate() {
             let phase = (frame + i as u32 * 70) % 600;
-            for p in [single[i].player_mut().unwrap(), crowd.player_mut(i)] {
+            for p in [twin.player_mut().unwrap(), crowd.player_mut(i)] {
                 p.set_float(speed, (phase % 200) as f32 / 40.0).unwrap();
                 p.set_int(emote, ((phase / 150) % 4) as i32).unwrap();
                 p.set_float(weight, if phase > 300 { 1.0 } else { 0.3 }).unwrap();
