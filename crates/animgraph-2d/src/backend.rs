@@ -9,7 +9,7 @@ use animgraph_runtime::{BoneMask, ClipBlend, ClipId, ClipSample, LayerInfo, Mask
 use crate::attachment::SkinId;
 use crate::data::Curve;
 use crate::skeleton::{
-    BoundClip, CHANNELS, COLOR_CHANNELS, Pose, ROTATION, Skeleton2D, sample_keys, shortest, stepped,
+    BoundClip, CHANNELS, COLOR_CHANNELS, Channels, Pose, ROTATION, Skeleton2D, sample_keys, shortest, stepped,
 };
 
 /// A clip event fired by `apply`.
@@ -94,7 +94,7 @@ pub struct ApplyScratch {
     mix_delta: Vec<f32>,
     /// Inertial blends (sized by `prepare_inertial`): a starting blend's target at the
     /// samples' previous times, and those samples.
-    target_prev: [Vec<f32>; CHANNELS],
+    target_prev: Channels,
     prev_samples: Vec<ClipSample>,
 }
 
@@ -104,7 +104,7 @@ impl ApplyScratch {
         let bones = skeleton.bone_count();
         let inertial_bones = if inertial_samples.is_some() { bones } else { 0 };
         ApplyScratch {
-            target_prev: std::array::from_fn(|_| vec![0.0; inertial_bones]),
+            target_prev: Channels::new(inertial_bones),
             prev_samples: Vec::with_capacity(inertial_samples.map_or(0, |n| n + 64)),
             sums: vec![BoneSums::EMPTY; bones],
             touched: Vec::with_capacity(bones),
@@ -119,9 +119,11 @@ impl ApplyScratch {
 #[derive(Clone, Debug)]
 struct Inertial2D {
     /// The output bone channels of the last two applies (`[0]` the last).
-    history: [[Vec<f32>; CHANNELS]; 2],
+    history: [Channels; 2],
     /// How many of them are filled (0 to 2).
     frames: u8,
+    /// Bit `l`: layer `l`'s offsets are active (layers below 64; the same as its `active`).
+    any_active: u64,
     /// The most samples per frame (the scratch's `prev_samples` is sized from it).
     samples: usize,
     /// Per layer, its blend's offsets per channel and bone.
@@ -183,8 +185,8 @@ impl Skeleton2DPoseBackend {
     /// the same skeleton and bound graph), copying into the storage it has: no allocation.
     pub fn restore_motion(&mut self, snapshot: &MotionSnapshot) {
         let (Some(mine), Some(saved)) = (self.inertial.as_deref_mut(), snapshot.0.as_deref()) else { return };
-        for (to, from) in mine.history.iter_mut().flatten().zip(saved.history.iter().flatten()) {
-            to.copy_from_slice(from);
+        for (to, from) in mine.history.iter_mut().zip(&saved.history) {
+            to.copy_from(from);
         }
         mine.frames = saved.frames;
         for (to, from) in mine.layers.iter_mut().zip(&saved.layers) {
@@ -193,6 +195,7 @@ impl Skeleton2DPoseBackend {
             }
             (to.start, to.active) = (from.start, from.active);
         }
+        mine.any_active = saved.any_active;
     }
 
     /// A backend posing `skeleton`, starting at its setup pose.
@@ -356,9 +359,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
             animgraph_runtime::core::inertial::at_previous_times(samples, &mut prev_samples);
             self.blend_layers(&prev_samples, layers);
             self.scratch.prev_samples = prev_samples;
-            for (target, pose) in self.scratch.target_prev.iter_mut().zip(&self.pose.channels) {
-                target.copy_from_slice(pose);
-            }
+            self.scratch.target_prev.copy_from(&self.pose.channels);
         }
         self.blend_layers(samples, layers);
         if self.inertial.is_some() {
@@ -372,13 +373,13 @@ impl PoseBackend for Skeleton2DPoseBackend {
 
     fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
         let bones = self.skeleton.bone_count();
-        let channels = || -> [Vec<f32>; CHANNELS] { std::array::from_fn(|_| vec![0.0; bones]) };
         let offsets =
             || -> [Vec<Offset>; CHANNELS] { std::array::from_fn(|_| vec![Offset::default(); bones]) };
         self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
         self.inertial = Some(Box::new(Inertial2D {
-            history: [channels(), channels()],
+            history: [Channels::new(bones), Channels::new(bones)],
             frames: 0,
+            any_active: 0,
             samples,
             // Layers without inertial transitions get no offsets (empty arrays).
             layers: layers
@@ -638,9 +639,21 @@ impl Skeleton2DPoseBackend {
         let pose = &mut self.pose;
         let bones = pose.channels[0].len();
         for (l, info) in layers.iter().enumerate() {
-            let Some(layer) = inertial.layers.get_mut(l) else { break };
+            if l >= inertial.layers.len() {
+                break;
+            }
+            // Layers known idle are skipped without touching their storage (a crowd frame reads
+            // no cold line for them).
+            let idle = l < 64 && inertial.any_active & (1 << l) == 0;
+            if info.inertial.is_none() && idle {
+                continue;
+            }
+            let layer = &mut inertial.layers[l];
             let Some(blend) = info.inertial.filter(|_| layer.offsets[0].len() == bones) else {
                 layer.active = false;
+                if l < 64 {
+                    inertial.any_active &= !(1 << l);
+                }
                 continue;
             };
             let mask = info.mask.and_then(|m| self.masks.get(m));
@@ -649,6 +662,9 @@ impl Skeleton2DPoseBackend {
                 let remaining = blend.duration - blend.elapsed;
                 layer.start = blend.elapsed;
                 layer.active = true;
+                if l < 64 {
+                    inertial.any_active |= 1 << l;
+                }
                 for c in 0..CHANNELS {
                     let difference = |a: f32, b: f32| if c == ROTATION { shortest(a - b) } else { a - b };
                     for b in 0..bones {
@@ -683,9 +699,7 @@ impl Skeleton2DPoseBackend {
         }
         let [last, before] = &mut inertial.history;
         std::mem::swap(last, before);
-        for (h, c) in last.iter_mut().zip(&pose.channels) {
-            h.copy_from_slice(c);
-        }
+        last.copy_from(&pose.channels);
         inertial.frames = (inertial.frames + 1).min(2);
     }
 }
@@ -743,7 +757,7 @@ impl Skeleton2DPoseBackend {
 /// A 2D pose kept for animation LOD: what [`CrowdBackend::approach`](animgraph_runtime::crowd::CrowdBackend::approach) moves towards.
 #[derive(Clone, Debug)]
 pub struct Keyframe2D {
-    channels: [Vec<f32>; CHANNELS],
+    channels: Channels,
     world: Vec<glam::Affine2>,
     colors: Vec<[f32; COLOR_CHANNELS]>,
     deform: Vec<f32>,
@@ -784,9 +798,7 @@ impl Skeleton2DPoseBackend {
     /// Sets the pose's output values (what a keyframe holds) to `k`'s.
     fn load(&mut self, k: &Keyframe2D) {
         let pose = &mut self.pose;
-        for (to, from) in pose.channels.iter_mut().zip(&k.channels) {
-            to.copy_from_slice(from);
-        }
+        pose.channels.copy_from(&k.channels);
         pose.world.copy_from_slice(&k.world);
         pose.colors.copy_from_slice(&k.colors);
         pose.deform.copy_from_slice(&k.deform);
@@ -828,9 +840,7 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
 
     fn save_keyframe(&self, into: &mut Keyframe2D) {
         let pose = &self.pose;
-        for (to, from) in into.channels.iter_mut().zip(&pose.channels) {
-            to.copy_from_slice(from);
-        }
+        into.channels.copy_from(&pose.channels);
         into.world.copy_from_slice(&pose.world);
         into.colors.copy_from_slice(&pose.colors);
         into.deform.copy_from_slice(&pose.deform);
@@ -853,7 +863,7 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
         }
         let f = 1.0 / frames_left as f32;
         let pose = &mut self.pose;
-        for (c, (channel, to)) in pose.channels.iter_mut().zip(&target.channels).enumerate() {
+        for (c, (channel, to)) in pose.channels.iter_mut().zip(target.channels.iter()).enumerate() {
             if c == ROTATION {
                 for (v, t) in channel.iter_mut().zip(to) {
                     *v += shortest(t - *v) * f;

@@ -20,4 +20,4 @@ pub use animated::{AnimatedSkeleton2D, animated_2d};
 pub use attachment::{Geometry, SkinId, Vertices, WorldVertices};
 pub use backend::{MotionSnapshot, Skeleton2DPoseBackend, SkeletonEvent};
 pub use data::{Skeleton2DData, SkeletonError};
-pub use skeleton::{Pose, Skeleton2D};
+pub use skeleton::{Channels, Pose, Skeleton2D};

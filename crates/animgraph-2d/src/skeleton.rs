@@ -36,7 +36,7 @@ pub const COLOR_CHANNELS: usize = 7;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pose {
     /// `channels[X][bone]`, ... (see the channel constants).
-    pub channels: [Vec<f32>; CHANNELS],
+    pub channels: Channels,
     /// Per slot: the RGBA tint, then the two-colour tint's dark RGB (black without one).
     pub colors: Vec<[f32; COLOR_CHANNELS]>,
     /// Per slot: the attachment shown (index into the skeleton's attachments), resolved from
@@ -67,6 +67,74 @@ pub struct Pose {
     pub path_scratch: crate::path::PathScratch,
     /// Per bone world transform (after IK).
     pub world: Vec<Affine2>,
+}
+
+/// A pose's bone channels, `channels[c][bone]` (see the channel constants): the seven channels
+/// of every bone in one allocation, channel-major, so a pose's transforms are one contiguous
+/// block (one cache stream per character in a crowd, not seven).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Channels {
+    values: Vec<f32>,
+    bones: usize,
+}
+
+impl Channels {
+    /// Zeroed channels for `bones` bones.
+    pub fn new(bones: usize) -> Channels {
+        Channels { values: vec![0.0; CHANNELS * bones], bones }
+    }
+
+    /// The number of bones.
+    pub fn bones(&self) -> usize {
+        self.bones
+    }
+
+    /// Every value, channel-major (`[c * bones + bone]`).
+    pub fn as_slice(&self) -> &[f32] {
+        &self.values
+    }
+
+    /// Every value, channel-major, to change in place.
+    pub fn as_mut_slice(&mut self) -> &mut [f32] {
+        &mut self.values
+    }
+
+    /// Copies `other`'s values (the same bone count; no allocation).
+    pub fn copy_from(&mut self, other: &Channels) {
+        self.values.copy_from_slice(&other.values);
+    }
+
+    /// The channels in order, each a slice over the bones.
+    pub fn iter(&self) -> impl Iterator<Item = &[f32]> {
+        (0..CHANNELS).map(move |c| &self.values[c * self.bones..(c + 1) * self.bones])
+    }
+
+    /// The channels in order, to change in place.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut [f32]> {
+        let bones = self.bones;
+        let mut rest: &mut [f32] = &mut self.values;
+        (0..CHANNELS).map(move |_| {
+            let (channel, tail) = std::mem::take(&mut rest).split_at_mut(bones);
+            rest = tail;
+            channel
+        })
+    }
+}
+
+impl std::ops::Index<usize> for Channels {
+    type Output = [f32];
+
+    #[inline]
+    fn index(&self, c: usize) -> &[f32] {
+        &self.values[c * self.bones..(c + 1) * self.bones]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Channels {
+    #[inline]
+    fn index_mut(&mut self, c: usize) -> &mut [f32] {
+        &mut self.values[c * self.bones..(c + 1) * self.bones]
+    }
 }
 
 /// An IK constraint's values in a pose (setup, or keyed by the playing clip).
@@ -130,7 +198,7 @@ pub fn local_transform(x: f32, y: f32, rotation: f32, sx: f32, sy: f32, shx: f32
 /// A bone's world transform under an inherit mode other than normal, computed as Spine's
 /// `Bone.updateWorldTransformWith` does, in Spine's y-up space (our y-down space is its mirror:
 /// a world matrix `[[a, -b], [-c, d]]` here is Spine's `[[a, b], [c, d]]`).
-fn inherit_world(parent: Affine2, mode: Inherit, local: Vec2, c: &[Vec<f32>; CHANNELS], b: usize) -> Affine2 {
+fn inherit_world(parent: Affine2, mode: Inherit, local: Vec2, c: &Channels, b: usize) -> Affine2 {
     let translation = parent.transform_point2(local);
     let m = parent.matrix2;
     // The parent in Spine's space.
@@ -637,7 +705,7 @@ impl Skeleton2D {
             });
         }
         let n = data.bones.len();
-        let mut channels: [Vec<f32>; CHANNELS] = std::array::from_fn(|_| vec![0.0; n]);
+        let mut channels = Channels::new(n);
         for (i, b) in data.bones.iter().enumerate() {
             for (c, v) in
                 [b.x, b.y, b.rotation, b.scale_x, b.scale_y, b.shear_x, b.shear_y].into_iter().enumerate()

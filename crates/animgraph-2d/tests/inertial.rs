@@ -14,7 +14,7 @@ fn gbot() -> Arc<Skeleton2D> {
     Arc::new(Skeleton2D::new(Skeleton2DData::load(path).unwrap()).unwrap())
 }
 
-type Channels = [Vec<f32>; CHANNELS];
+use animgraph_2d::Channels;
 
 /// walk -> hurt (`go` at frame 40, `back` at `back`): each frame's bone channels and samples.
 fn run(blend: &str, duration: f32, back: Option<usize>) -> (Vec<Channels>, Vec<Vec<ClipSample>>) {

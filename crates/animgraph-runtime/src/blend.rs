@@ -16,8 +16,58 @@
 //!
 //! [`clip_timing`] turns an entry's clock into a clip sample's times, for both users too.
 
+/// The most entries a [`BlendStack`] can hold: its storage, inline (no allocation of its own,
+/// so a layer's stack sits in the layer's own memory).
+pub(crate) const STACK_STORAGE: usize = 8;
+
+/// Up to `N` entries stored inline, the first `len` live (the rest hold the default value):
+/// what a stack's sources need of a `Vec` without a heap allocation of their own.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Inline<E, const N: usize> {
+    items: [E; N],
+    len: usize,
+}
+
+impl<E: Copy + Default, const N: usize> Inline<E, N> {
+    pub fn new() -> Self {
+        Inline { items: [E::default(); N], len: 0 }
+    }
+
+    /// Appends `e`. Panics when full (callers keep below the capacity, as the stack's
+    /// invariants say).
+    pub fn push(&mut self, e: E) {
+        self.items[self.len] = e;
+        self.len += 1;
+    }
+
+    pub fn remove(&mut self, index: usize) -> E {
+        let e = self.items[index];
+        self.items.copy_within(index + 1..self.len, index);
+        self.len -= 1;
+        e
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl<E, const N: usize> std::ops::Deref for Inline<E, N> {
+    type Target = [E];
+
+    fn deref(&self) -> &[E] {
+        &self.items[..self.len]
+    }
+}
+
+impl<E, const N: usize> std::ops::DerefMut for Inline<E, N> {
+    fn deref_mut(&mut self) -> &mut [E] {
+        &mut self.items[..self.len]
+    }
+}
+
 /// An entry of a [`BlendStack`]: anything with a frozen weight.
-pub(crate) trait Weighted: Copy {
+pub(crate) trait Weighted: Copy + Default {
     /// The weight among the sources.
     fn weight(&self) -> f32;
     /// Sets it.
@@ -51,40 +101,33 @@ impl<X> Mix<X> {
 /// See the [module docs](self).
 ///
 /// Invariants: `current < sources.len()` whenever sources is not empty; a target exists exactly
-/// while a mix runs; `sources.len() < capacity` (a full stack drops before it grows), so its
-/// storage, reserved at construction, is never reallocated.
+/// while a mix runs; `sources.len() < capacity <= STACK_STORAGE` (a full stack drops before it
+/// grows), so its inline storage never overflows.
 #[derive(Debug)]
 pub(crate) struct BlendStack<E, X> {
-    sources: Vec<E>,
+    sources: Inline<E, STACK_STORAGE>,
     current: usize,
     target: Option<E>,
     mix: Option<Mix<X>>,
     capacity: usize,
 }
 
-/// A clone keeps the reserved capacity (a derived clone of a `Vec` would not).
 impl<E: Copy, X: Copy> Clone for BlendStack<E, X> {
     fn clone(&self) -> Self {
-        let mut sources = Vec::with_capacity(self.capacity);
-        sources.extend_from_slice(&self.sources);
-        BlendStack { sources, ..*self }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        self.sources.clone_from(&source.sources);
-        self.current = source.current;
-        self.target = source.target;
-        self.mix = source.mix;
-        self.capacity = source.capacity;
+        *self
     }
 }
+
+impl<E: Copy, X: Copy> Copy for BlendStack<E, X> {}
 
 impl<E: Weighted, X: Copy> BlendStack<E, X> {
     /// A stack of at most `capacity` entries (sources and target), playing `first` alone.
     pub fn new(capacity: usize, first: Option<E>) -> Self {
-        let mut sources = Vec::with_capacity(capacity);
-        sources.extend(first);
-        BlendStack { sources, current: 0, target: None, mix: None, capacity }
+        let mut sources = Inline::new();
+        if let Some(first) = first {
+            sources.push(first);
+        }
+        BlendStack { sources, current: 0, target: None, mix: None, capacity: capacity.min(STACK_STORAGE) }
     }
 
     /// Entries mixing out (all of them, with weight 1 for the one, while no mix runs).
@@ -240,7 +283,7 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
 
     /// The sources, to advance their clocks or rebuild them from replicated state (keep them
     /// under the capacity).
-    pub fn sources_mut(&mut self) -> &mut Vec<E> {
+    pub fn sources_mut(&mut self) -> &mut Inline<E, STACK_STORAGE> {
         &mut self.sources
     }
 
@@ -279,7 +322,7 @@ pub(crate) fn wrapped(clock: f64, prev: f64, length: f64) -> bool {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy, Debug, PartialEq)]
+    #[derive(Clone, Copy, Debug, PartialEq, Default)]
     struct E(u8, f32);
 
     impl Weighted for E {

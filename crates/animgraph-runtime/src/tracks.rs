@@ -121,7 +121,7 @@ pub enum TrackError {
     BadValue(String),
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     /// `None`: the empty clip.
     clip: Option<TrackClip>,
@@ -171,7 +171,7 @@ impl Clone for Track {
     fn clone(&self) -> Self {
         let mut queue = Vec::with_capacity(MAX_TRACK_QUEUE);
         queue.extend_from_slice(&self.queue);
-        Track { stack: self.stack.clone(), queue, ..*self }
+        Track { stack: self.stack, queue, ..*self }
     }
 }
 

@@ -21,6 +21,10 @@ use crate::finding::Finding;
 /// Most states blending in one layer at once (frozen sources of interruption chains plus the
 /// running mix's target).
 pub const MAX_INSTANCES: usize = 8;
+const _: () = assert!(
+    MAX_INSTANCES <= crate::blend::STACK_STORAGE
+        && super::super::tracks::MAX_TRACK_ENTRIES <= crate::blend::STACK_STORAGE
+);
 
 /// Most layers a graph may have (layer indices are `u8`).
 pub const MAX_LAYERS: usize = u8::MAX as usize;

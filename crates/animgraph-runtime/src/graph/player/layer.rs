@@ -27,6 +27,21 @@ pub(crate) struct Instance {
     pub weight_count: u8,
 }
 
+/// The filler of a stack's unused storage (never played).
+impl Default for Instance {
+    fn default() -> Self {
+        Instance {
+            state: StateId(0),
+            clock: 0.0,
+            prev: 0.0,
+            weight: 0.0,
+            entry_tick: 0,
+            weights: [(0, 0.0); MAX_WEIGHTS_2D],
+            weight_count: 0,
+        }
+    }
+}
+
 impl Weighted for Instance {
     fn weight(&self) -> f32 {
         self.weight
