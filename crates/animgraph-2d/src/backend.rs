@@ -64,7 +64,8 @@ pub struct Skeleton2DPoseBackend {
     /// The pose after the last `apply` (world transforms included).
     pub pose: Pose,
     /// What `apply` uses only while it runs (a crowd keeps one per thread).
-    scratch: ApplyScratch,
+    /// Boxed: a crowd member's is swapped by pointer, and keeps its struct small.
+    scratch: Box<ApplyScratch>,
     /// The skins chosen for this character (later ones win), then the default skin.
     skins: Vec<SkinId>,
     /// Shared by the copies of a bound backend (resolving a mask copies them first).
@@ -149,7 +150,7 @@ impl Clone for Skeleton2DPoseBackend {
 
 impl Skeleton2DPoseBackend {
     /// A copy of this backend with `scratch` for its own.
-    fn copy_with(&self, scratch: ApplyScratch) -> Self {
+    fn copy_with(&self, scratch: Box<ApplyScratch>) -> Self {
         let mut events = Vec::with_capacity(MAX_EVENTS_PER_APPLY);
         events.extend_from_slice(&self.events);
         Skeleton2DPoseBackend {
@@ -202,7 +203,7 @@ impl Skeleton2DPoseBackend {
     pub fn new(skeleton: Arc<Skeleton2D>) -> Self {
         Skeleton2DPoseBackend {
             pose: skeleton.setup.clone(),
-            scratch: ApplyScratch::for_skeleton(&skeleton, None),
+            scratch: Box::new(ApplyScratch::for_skeleton(&skeleton, None)),
             skins: Vec::with_capacity(MAX_SKINS),
             masks: Arc::default(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
@@ -375,7 +376,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
         let bones = self.skeleton.bone_count();
         let offsets =
             || -> [Vec<Offset>; CHANNELS] { std::array::from_fn(|_| vec![Offset::default(); bones]) };
-        self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
+        self.scratch = Box::new(ApplyScratch::for_skeleton(&self.skeleton, Some(samples)));
         self.inertial = Some(Box::new(Inertial2D {
             history: [Channels::new(bones), Channels::new(bones)],
             frames: 0,
@@ -819,18 +820,18 @@ impl Skeleton2DPoseBackend {
 /// attachments, draw order, inherit modes and sequence frames switch when the pose arrives.
 /// Clip events fire on every frame, sampled or not.
 impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
-    type Scratch = ApplyScratch;
+    type Scratch = Box<ApplyScratch>;
     type Keyframe = Keyframe2D;
 
     fn member(&self) -> Self {
-        self.copy_with(ApplyScratch::default())
+        self.copy_with(Box::default())
     }
 
-    fn new_scratch(&self) -> ApplyScratch {
-        ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples))
+    fn new_scratch(&self) -> Box<ApplyScratch> {
+        Box::new(ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples)))
     }
 
-    fn swap_scratch(&mut self, scratch: &mut ApplyScratch) {
+    fn swap_scratch(&mut self, scratch: &mut Box<ApplyScratch>) {
         std::mem::swap(&mut self.scratch, scratch);
     }
 

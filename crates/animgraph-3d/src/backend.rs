@@ -201,7 +201,8 @@ pub struct Skeleton3DPoseBackend {
     /// The pose after the last `apply`.
     pub pose: Pose3D,
     /// What `apply` uses only while it runs (a crowd keeps one per thread).
-    scratch: ApplyScratch,
+    /// Boxed: a crowd member's is swapped by pointer, and keeps its struct small.
+    scratch: Box<ApplyScratch>,
     /// Masks over bones then morph groups (a group is a child of its owner bone); shared by the
     /// copies of a bound backend (resolving a mask copies them first).
     masks: Arc<ResolvedMasks>,
@@ -278,7 +279,7 @@ impl Clone for Skeleton3DPoseBackend {
 
 impl Skeleton3DPoseBackend {
     /// A copy of this backend with `scratch` for its own.
-    fn copy_with(&self, scratch: ApplyScratch) -> Self {
+    fn copy_with(&self, scratch: Box<ApplyScratch>) -> Self {
         Skeleton3DPoseBackend {
             skeleton: Arc::clone(&self.skeleton),
             pose: self.pose.clone(),
@@ -326,7 +327,7 @@ impl Skeleton3DPoseBackend {
                 world: vec![Affine3A::IDENTITY; n],
                 morph_weights: skeleton.morph_defaults(),
             },
-            scratch: ApplyScratch::for_skeleton(&skeleton, None),
+            scratch: Box::new(ApplyScratch::for_skeleton(&skeleton, None)),
             masks: Arc::default(),
             inertial: None,
             skeleton,
@@ -460,7 +461,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
     fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
         let n = self.skeleton.bone_count();
         let rest = vec![(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE); n];
-        self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
+        self.scratch = Box::new(ApplyScratch::for_skeleton(&self.skeleton, Some(samples)));
         self.inertial = Some(Box::new(Inertial3D {
             history: [rest.clone(), rest],
             frames: 0,
@@ -802,18 +803,18 @@ pub struct Keyframe3D {
 /// the sample and rotations by normalised lerp the shorter way; world transforms are recomputed
 /// from them (a pass over the joints, much cheaper than sampling).
 impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
-    type Scratch = ApplyScratch;
+    type Scratch = Box<ApplyScratch>;
     type Keyframe = Keyframe3D;
 
     fn member(&self) -> Self {
-        self.copy_with(ApplyScratch::default())
+        self.copy_with(Box::default())
     }
 
-    fn new_scratch(&self) -> ApplyScratch {
-        ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples))
+    fn new_scratch(&self) -> Box<ApplyScratch> {
+        Box::new(ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples)))
     }
 
-    fn swap_scratch(&mut self, scratch: &mut ApplyScratch) {
+    fn swap_scratch(&mut self, scratch: &mut Box<ApplyScratch>) {
         std::mem::swap(&mut self.scratch, scratch);
     }
 

@@ -22,10 +22,13 @@ pub(crate) const STACK_STORAGE: usize = 8;
 
 /// Up to `N` entries stored inline, the first `len` live (the rest hold the default value):
 /// what a stack's sources need of a `Vec` without a heap allocation of their own.
+///
+/// `repr(C)`, length first: the length and the first entries share a cache line.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub(crate) struct Inline<E, const N: usize> {
-    items: [E; N],
     len: usize,
+    items: [E; N],
 }
 
 impl<E: Copy + Default, const N: usize> Inline<E, N> {
@@ -103,13 +106,18 @@ impl<X> Mix<X> {
 /// Invariants: `current < sources.len()` whenever sources is not empty; a target exists exactly
 /// while a mix runs; `sources.len() < capacity <= STACK_STORAGE` (a full stack drops before it
 /// grows), so its inline storage never overflows.
+///
+/// `repr(C)`, in the order a frame reads it: the scalars, the mix, the target, then the sources
+/// (their first entries next to the rest), so a crowd frame touches a few adjacent cache lines
+/// of each stack, not lines scattered over its storage.
 #[derive(Debug)]
+#[repr(C)]
 pub(crate) struct BlendStack<E, X> {
-    sources: Inline<E, STACK_STORAGE>,
     current: usize,
-    target: Option<E>,
-    mix: Option<Mix<X>>,
     capacity: usize,
+    mix: Option<Mix<X>>,
+    target: Option<E>,
+    sources: Inline<E, STACK_STORAGE>,
 }
 
 impl<E: Copy, X: Copy> Clone for BlendStack<E, X> {

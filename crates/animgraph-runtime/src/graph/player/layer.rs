@@ -84,8 +84,8 @@ pub(crate) enum Side {
 ///   leaf's enclosing sub-machine at depth `d` has fired `<exit>`; a new target starts with none;
 /// - `weight` is finite and in 0..=1.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct LayerRun {
-    pub stack: BlendStack<Instance, Running>,
     /// Bit d: the current state's enclosing sub-machine at depth d has exited.
     pub current_exited: u32,
     /// The same for the running mix's target.
@@ -106,6 +106,8 @@ pub(crate) struct LayerRun {
     /// The inertial blend running (from an inertial transition's start until its duration has
     /// passed, even when a crossfade interrupts it: the backend's offset keeps decaying).
     pub inertial: Option<crate::core::InertialBlend>,
+    /// Last (`repr(C)`): the scalars above share the cache line before the stack's own.
+    pub stack: BlendStack<Instance, Running>,
 }
 
 /// Which windows of one playing instance are open: bit `i` is the state's `i`th window.
