@@ -376,7 +376,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
         let bones = self.skeleton.bone_count();
         let offsets =
             || -> [Vec<Offset>; CHANNELS] { std::array::from_fn(|_| vec![Offset::default(); bones]) };
-        self.scratch = Box::new(ApplyScratch::for_skeleton(&self.skeleton, Some(samples)));
+        *self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
         self.inertial = Some(Box::new(Inertial2D {
             history: [Channels::new(bones), Channels::new(bones)],
             frames: 0,

@@ -461,7 +461,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
     fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
         let n = self.skeleton.bone_count();
         let rest = vec![(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE); n];
-        self.scratch = Box::new(ApplyScratch::for_skeleton(&self.skeleton, Some(samples)));
+        *self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
         self.inertial = Some(Box::new(Inertial3D {
             history: [rest.clone(), rest],
             frames: 0,
