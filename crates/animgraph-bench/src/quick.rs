@@ -218,7 +218,7 @@ pub fn run(options: &Options, allocations: &dyn Fn() -> u64, mut progress: impl 
             &format!("{name}s per 16.6 ms frame, 1 thread"),
             (n as f64 * 16.6 / serial_ms).floor(),
             "characters",
-            if name == "GBot" { "target 10,000" } else { "" },
+            "separate Animated characters",
         ));
         rows.push(row(
             &format!("update {n} {name}s, {threads} threads"),
