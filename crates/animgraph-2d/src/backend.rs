@@ -864,32 +864,45 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
         }
         let f = 1.0 / frames_left as f32;
         let pose = &mut self.pose;
-        for (c, (channel, to)) in pose.channels.iter_mut().zip(target.channels.iter()).enumerate() {
-            if c == ROTATION {
-                for (v, t) in channel.iter_mut().zip(to) {
-                    *v += shortest(t - *v) * f;
-                }
+        let bones = pose.channels.bones();
+        // Channel-major: rotation is the third block; the others move linearly, in straight
+        // loops over the contiguous values.
+        let (values, to) = (pose.channels.as_mut_slice(), target.channels.as_slice());
+        let rotation = ROTATION * bones..(ROTATION + 1) * bones;
+        for (v, t) in values[rotation.clone()].iter_mut().zip(&to[rotation.clone()]) {
+            // Within one and a half turns (always, between a pose and its next sample) the
+            // shortest way is one compare; `shortest` handles the rest the same way.
+            let d = t - *v;
+            let d = if d > 180.0 && d <= 540.0 {
+                d - 360.0
+            } else if d <= -180.0 && d > -540.0 {
+                d + 360.0
+            } else if d.abs() <= 180.0 {
+                d
             } else {
-                for (v, t) in channel.iter_mut().zip(to) {
-                    towards(v, *t, f);
-                }
-            }
+                shortest(d)
+            };
+            *v += d * f;
+        }
+        for (v, t) in values[..rotation.start].iter_mut().zip(&to[..rotation.start]) {
+            towards(v, *t, f);
+        }
+        for (v, t) in values[rotation.end..].iter_mut().zip(&to[rotation.end..]) {
+            towards(v, *t, f);
         }
         for (w, t) in pose.world.iter_mut().zip(&target.world) {
-            let mut m = w.to_cols_array();
-            for (v, t) in m.iter_mut().zip(t.to_cols_array()) {
-                towards(v, t, f);
-            }
-            *w = glam::Affine2::from_cols_array(&m);
+            w.matrix2 += (t.matrix2 - w.matrix2) * f;
+            w.translation += (t.translation - w.translation) * f;
         }
         for (c, t) in pose.colors.iter_mut().zip(&target.colors) {
             for (v, t) in c.iter_mut().zip(t) {
                 towards(v, *t, f);
             }
         }
-        for (v, t) in
-            pose.deform.iter_mut().zip(&target.deform).chain(pose.mixes.iter_mut().zip(&target.mixes))
-        {
+        for (v, t) in pose.deform.iter_mut().zip(&target.deform) {
+            towards(v, *t, f);
+        }
+        for (v, t) in pose.mixes.iter_mut().zip(&target.mixes) {
             towards(v, *t, f);
         }
         for (v, t) in pose.ik.iter_mut().zip(&target.ik) {
