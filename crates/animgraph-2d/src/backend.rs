@@ -556,9 +556,7 @@ impl Skeleton2DPoseBackend {
                 }
                 // A weighted mask scales the layer per bone.
                 let weight = info.weight * mask.map_or(1.0, |m| m[b]);
-                for (channel, d) in pose.channels.iter_mut().zip(sums.delta) {
-                    channel[b] += weight * d;
-                }
+                pose.channels.add_to_bone(b, weight, sums.delta);
                 *sums = BoneSums::EMPTY;
             }
             self.scratch.touched.clear();

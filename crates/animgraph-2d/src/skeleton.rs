@@ -99,6 +99,20 @@ impl Channels {
         &mut self.values
     }
 
+    /// Bone `b`'s seven channel values.
+    #[inline]
+    pub fn bone(&self, b: usize) -> [f32; CHANNELS] {
+        std::array::from_fn(|c| self.values[c * self.bones + b])
+    }
+
+    /// Adds `weight x delta[c]` to bone `b`'s channel `c`, for every channel.
+    #[inline]
+    pub fn add_to_bone(&mut self, b: usize, weight: f32, delta: [f32; CHANNELS]) {
+        for (c, d) in delta.into_iter().enumerate() {
+            self.values[c * self.bones + b] += weight * d;
+        }
+    }
+
     /// Copies `other`'s values (the same bone count; no allocation).
     pub fn copy_from(&mut self, other: &Channels) {
         self.values.copy_from_slice(&other.values);
@@ -1157,15 +1171,8 @@ impl Skeleton2D {
 
     fn update_bone(&self, pose: &mut Pose, b: usize) {
         let c = &pose.channels;
-        let local = local_transform(
-            c[X][b],
-            c[Y][b],
-            c[ROTATION][b],
-            c[SCALE_X][b],
-            c[SCALE_Y][b],
-            c[SHEAR_X][b],
-            c[SHEAR_Y][b],
-        );
+        let v = c.bone(b);
+        let local = local_transform(v[X], v[Y], v[ROTATION], v[SCALE_X], v[SCALE_Y], v[SHEAR_X], v[SHEAR_Y]);
         pose.world[b] = match (self.parents[b], pose.inherit[b]) {
             (Some(p), Inherit::Normal) => pose.world[p as usize] * local,
             (Some(p), mode) => inherit_world(pose.world[p as usize], mode, local.translation, c, b),
