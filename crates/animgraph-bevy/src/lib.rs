@@ -1,10 +1,14 @@
 //! # animgraph-bevy
 //!
-//! animgraph in [Bevy](https://bevy.org) 0.19. This first part gives the asset side:
-//! [`AnimGraphPlugin`] registers `.mres` graphs ([`GraphAsset`]) and `.mskel` 2D skeletons
-//! ([`SkeletonAsset`]) as Bevy assets. Their loaders run the runtime's own loader and
-//! validation, so a broken file fails to load with the same located errors as `animgraph
-//! validate` (resource id, property, line and a fix), prefixed with the asset's path.
+//! animgraph in [Bevy](https://bevy.org) 0.19. So far:
+//! - [`AnimGraphPlugin`] registers `.mres` graphs ([`GraphAsset`]) and `.mskel` 2D skeletons
+//!   ([`SkeletonAsset`]) as Bevy assets. Their loaders run the runtime's own loader and
+//!   validation, so a broken file fails to load with the same located errors as `animgraph
+//!   validate` (resource id, property, line and a fix), prefixed with the asset's path.
+//! - [`AnimGraph2D`], a component that plays a graph on a 2D skeleton: once both assets have
+//!   loaded the plugin binds them (a bind error is logged once, with the entity), then advances
+//!   the character by `Time`'s delta in `Update`, entities in parallel. Parameters are set
+//!   through [`AnimGraph2D::player_mut`]; the pose is [`AnimGraph2D::character`]'s backend's.
 //!
 //! ```no_run
 //! use bevy::prelude::*;
@@ -24,12 +28,15 @@
 
 use std::sync::Arc;
 
-use animgraph_2d::{Skeleton2D, Skeleton2DData};
-use animgraph_runtime::{ValidGraph, mres};
-use bevy::app::{App, Plugin};
+use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData};
+use animgraph_runtime::{AnimationGraphPlayer, ValidGraph, mres};
+use bevy::app::{App, Plugin, Update};
 use bevy::asset::io::Reader;
 use bevy::asset::{Asset, AssetApp, AssetLoader, LoadContext};
+use bevy::asset::{Assets, Handle};
+use bevy::ecs::prelude::*;
 use bevy::reflect::TypePath;
+use bevy::time::Time;
 
 /// Registers the animgraph asset types and their loaders.
 #[derive(Default)]
@@ -40,8 +47,92 @@ impl Plugin for AnimGraphPlugin {
         app.init_asset::<GraphAsset>()
             .init_asset::<SkeletonAsset>()
             .register_asset_loader(MresLoader)
-            .register_asset_loader(MskelLoader);
+            .register_asset_loader(MskelLoader)
+            .add_systems(Update, (bind_2d, advance_2d).chain().in_set(AnimGraphSystems));
     }
+}
+
+/// The plugin's systems in `Update` (binding, then advancing): order game systems that set
+/// parameters `.before(AnimGraphSystems)` and ones that read states or poses after it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AnimGraphSystems;
+
+/// A 2D character playing a graph: the graph and skeleton assets, and (once both have loaded
+/// and bound) the character itself.
+#[derive(Component, Debug)]
+pub struct AnimGraph2D {
+    /// The graph to play.
+    pub graph: Handle<GraphAsset>,
+    /// The skeleton it poses.
+    pub skeleton: Handle<SkeletonAsset>,
+    state: Bound2D,
+}
+
+#[derive(Debug)]
+enum Bound2D {
+    /// Waiting for the assets.
+    Waiting,
+    Playing(Box<AnimatedSkeleton2D>),
+    /// The graph does not bind to the skeleton (logged once).
+    Failed,
+}
+
+impl AnimGraph2D {
+    /// A character of `graph` on `skeleton`, bound once both have loaded.
+    pub fn new(graph: Handle<GraphAsset>, skeleton: Handle<SkeletonAsset>) -> Self {
+        AnimGraph2D { graph, skeleton, state: Bound2D::Waiting }
+    }
+
+    /// The character (player, backend and pose), once bound.
+    pub fn character(&self) -> Option<&AnimatedSkeleton2D> {
+        match &self.state {
+            Bound2D::Playing(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The graph player, once bound: set parameters here (ids resolved once with
+    /// `find_parameter` are faster than names).
+    pub fn player_mut(&mut self) -> Option<&mut AnimationGraphPlayer> {
+        match &mut self.state {
+            Bound2D::Playing(c) => c.player_mut(),
+            _ => None,
+        }
+    }
+}
+
+/// Binds characters whose graph and skeleton have loaded.
+fn bind_2d(
+    mut characters: Query<(Entity, &mut AnimGraph2D)>,
+    graphs: Res<Assets<GraphAsset>>,
+    skeletons: Res<Assets<SkeletonAsset>>,
+) {
+    for (entity, mut c) in &mut characters {
+        if !matches!(c.state, Bound2D::Waiting) {
+            continue;
+        }
+        let (Some(graph), Some(skeleton)) = (graphs.get(&c.graph), skeletons.get(&c.skeleton)) else {
+            continue;
+        };
+        c.state = match animgraph_2d::animated_2d(Arc::clone(&skeleton.skeleton), Some(&graph.graph), 0) {
+            Ok(character) => Bound2D::Playing(Box::new(character)),
+            Err(e) => {
+                bevy::log::error!("{entity}: the graph does not bind to the skeleton: {e}");
+                Bound2D::Failed
+            }
+        };
+    }
+}
+
+/// Advances every bound character by the frame's delta, in parallel (each character's result
+/// is the same bits whatever the thread).
+fn advance_2d(time: Res<Time>, mut characters: Query<&mut AnimGraph2D>) {
+    let dt = time.delta_secs();
+    characters.par_iter_mut().for_each(|mut c| {
+        if let Bound2D::Playing(character) = &mut c.state {
+            character.update(dt);
+        }
+    });
 }
 
 /// A validated animation graph (`.mres`), ready to bind to any character's backend.
