@@ -9,6 +9,9 @@
 //!   loaded the plugin binds them (a bind error is logged once, with the entity), then advances
 //!   the character by `Time`'s delta in `Update`, entities in parallel. Parameters are set
 //!   through [`AnimGraph2D::player_mut`]; the pose is [`AnimGraph2D::character`]'s backend's.
+//! - Signals: every graph event of a frame (`StateEntered`, `StateExited`, `TransitionStarted`,
+//!   windows, ...) arrives as an [`AnimGraphSignal`] message naming the entity, in the order the
+//!   player raised them.
 //!
 //! ```no_run
 //! use bevy::prelude::*;
@@ -48,7 +51,8 @@ impl Plugin for AnimGraphPlugin {
             .init_asset::<SkeletonAsset>()
             .register_asset_loader(MresLoader)
             .register_asset_loader(MskelLoader)
-            .add_systems(Update, (bind_2d, advance_2d).chain().in_set(AnimGraphSystems));
+            .add_message::<AnimGraphSignal>()
+            .add_systems(Update, (bind_2d, advance_2d, signal_2d).chain().in_set(AnimGraphSystems));
     }
 }
 
@@ -56,6 +60,17 @@ impl Plugin for AnimGraphPlugin {
 /// parameters `.before(AnimGraphSystems)` and ones that read states or poses after it.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AnimGraphSystems;
+
+/// A graph event of one character this frame (read with `MessageReader<AnimGraphSignal>` in a
+/// system after [`AnimGraphSystems`]).
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub struct AnimGraphSignal {
+    /// The character's entity.
+    pub entity: Entity,
+    /// The event, as the player raised it (its state ids name states through the player's
+    /// `state_path`).
+    pub event: animgraph_runtime::GraphEvent,
+}
 
 /// A 2D character playing a graph: the graph and skeleton assets, and (once both have loaded
 /// and bound) the character itself.
@@ -254,5 +269,15 @@ impl AssetLoader for MskelLoader {
 
     fn extensions(&self) -> &[&str] {
         &["mskel"]
+    }
+}
+
+/// Sends the frame's graph events as [`AnimGraphSignal`]s (after the parallel advance: a
+/// message writer is not shared across threads).
+fn signal_2d(characters: Query<(Entity, &AnimGraph2D)>, mut signals: MessageWriter<AnimGraphSignal>) {
+    for (entity, c) in &characters {
+        if let Some(player) = c.character().and_then(|c| c.player()) {
+            signals.write_batch(player.events().iter().map(|&event| AnimGraphSignal { entity, event }));
+        }
     }
 }

@@ -147,3 +147,51 @@ fn a_2d_character_plays_like_the_runtime_character() {
     // The run went somewhere: the pose is not the setup pose.
     assert_ne!(c.backend.pose.channels, c.backend.skeleton().setup.channels);
 }
+
+/// Signals arrive as messages naming the entity: two GBots, one of them hurt.
+#[test]
+fn graph_events_arrive_as_messages_with_the_entity() {
+    use animgraph_bevy::{AnimGraph2D, AnimGraphSignal, AnimGraphSystems};
+    use animgraph_runtime::GraphEvent;
+
+    #[derive(Resource, Default)]
+    struct Seen(Vec<(Entity, String)>);
+
+    fn collect(
+        mut signals: MessageReader<AnimGraphSignal>,
+        characters: Query<&AnimGraph2D>,
+        mut seen: ResMut<Seen>,
+    ) {
+        for s in signals.read() {
+            if let GraphEvent::StateEntered { state, .. } = s.event {
+                let player = characters.get(s.entity).unwrap().character().unwrap().player().unwrap();
+                seen.0.push((s.entity, player.state_path(state).to_string()));
+            }
+        }
+    }
+
+    let mut app = app(ASSETS);
+    app.init_resource::<Seen>();
+    app.add_systems(Update, collect.after(AnimGraphSystems));
+    let server = app.world().resource::<AssetServer>().clone();
+    let (graph, skeleton) =
+        (server.load("characters/gbot/gbot.mres"), server.load("characters/gbot/gbot.mskel"));
+    let calm = app.world_mut().spawn(AnimGraph2D::new(graph.clone(), skeleton.clone())).id();
+    let hurt = app.world_mut().spawn(AnimGraph2D::new(graph, skeleton)).id();
+    let start = Instant::now();
+    while app.world().get::<AnimGraph2D>(hurt).unwrap().character().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(20), "the GBot never bound");
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    app.world_mut().get_mut::<AnimGraph2D>(hurt).unwrap().player_mut().unwrap().fire_by_name("hurt").unwrap();
+    for _ in 0..3 {
+        app.update();
+    }
+    let seen = &app.world().resource::<Seen>().0;
+    let hurt_entered: Vec<&(Entity, String)> = seen.iter().filter(|(_, s)| s.contains("Hurt")).collect();
+    assert!(!hurt_entered.is_empty(), "no Hurt state entered: {seen:?}");
+    assert!(hurt_entered.iter().all(|(e, _)| *e == hurt), "{seen:?}");
+    // Both entered their entry states when they first advanced.
+    assert!(seen.iter().any(|(e, _)| *e == calm), "{seen:?}");
+}
