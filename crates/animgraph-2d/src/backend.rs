@@ -305,6 +305,21 @@ fn fire_events(events: &mut Vec<SkeletonEvent>, dropped: &mut usize, clip: &Boun
     }
 }
 
+/// The one rule of which samples fire their clip's events (for `apply` and for a crowd's
+/// frames that are not sampled): those weighing at least their layer's event threshold (the
+/// layer itself weighing more than 0, checked by the callers).
+fn fire_sample_events(
+    events: &mut Vec<SkeletonEvent>,
+    dropped: &mut usize,
+    clip: &BoundClip,
+    sample: &ClipSample,
+    info: &LayerInfo,
+) {
+    if sample.weight >= info.event_threshold && !clip.events.is_empty() {
+        fire_events(events, dropped, clip, sample);
+    }
+}
+
 impl PoseBackend for Skeleton2DPoseBackend {
     fn resolve_clip(&mut self, name: &str) -> Option<ClipId> {
         self.skeleton.clip_names.resolve(name)
@@ -540,9 +555,7 @@ impl Skeleton2DPoseBackend {
                 if heaviest.is_none_or(|h| w > h.weight) {
                     heaviest = Some(sample);
                 }
-                if w >= info.event_threshold && !clip.events.is_empty() {
-                    fire_events(&mut self.events, &mut self.events_dropped, clip, sample);
-                }
+                fire_sample_events(&mut self.events, &mut self.events_dropped, clip, sample, info);
             }
             for &b in &self.scratch.touched {
                 let b = b as usize;
@@ -916,12 +929,9 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
             if info.weight <= 0.0 {
                 continue;
             }
-            for sample in samples.iter().filter(|s| s.layer as usize == l && s.weight >= info.event_threshold)
-            {
-                if let Some(clip) = self.skeleton.clips.get(sample.clip.0 as usize)
-                    && !clip.events.is_empty()
-                {
-                    fire_events(&mut self.events, &mut self.events_dropped, clip, sample);
+            for sample in samples.iter().filter(|s| s.layer as usize == l) {
+                if let Some(clip) = self.skeleton.clips.get(sample.clip.0 as usize) {
+                    fire_sample_events(&mut self.events, &mut self.events_dropped, clip, sample, info);
                 }
             }
         }

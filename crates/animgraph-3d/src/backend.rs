@@ -25,6 +25,17 @@ pub struct Pose3D {
     pub morph_weights: Vec<f32>,
 }
 
+impl Pose3D {
+    /// Copies `other` into this pose (the same skeleton; no allocation).
+    pub fn copy_from(&mut self, other: &Pose3D) {
+        self.translations.copy_from_slice(&other.translations);
+        self.rotations.copy_from_slice(&other.rotations);
+        self.scales.copy_from_slice(&other.scales);
+        self.world.copy_from_slice(&other.world);
+        self.morph_weights.copy_from_slice(&other.morph_weights);
+    }
+}
+
 /// One joint's running sums within a layer: the weighted translation and scale deltas, and the
 /// rotations seen so far (the first two, their weights, their weighted sum and total weight).
 #[derive(Clone, Copy, Debug)]
@@ -681,6 +692,62 @@ impl animgraph_runtime::BackendNames for Skeleton3DPoseBackend {
     }
 }
 
+/// A crowd member keeps its pose and inertial state; the per-layer sums are its thread's.
+/// Between LOD samples the local translations, scales and morph weights move linearly towards
+/// the sample and rotations by normalised lerp the shorter way; world transforms are recomputed
+/// from them (a pass over the joints, much cheaper than sampling).
+impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
+    type Scratch = Box<ApplyScratch>;
+    /// A whole pose: the LOD target is just another pose.
+    type Keyframe = Pose3D;
+
+    fn member(&self) -> Self {
+        self.copy_with(Box::default())
+    }
+
+    fn new_scratch(&self) -> Box<ApplyScratch> {
+        Box::new(ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples)))
+    }
+
+    fn swap_scratch(&mut self, scratch: &mut Box<ApplyScratch>) {
+        std::mem::swap(&mut self.scratch, scratch);
+    }
+
+    fn new_keyframe(&self) -> Pose3D {
+        self.pose.clone()
+    }
+
+    fn save_keyframe(&self, into: &mut Pose3D) {
+        into.copy_from(&self.pose);
+    }
+
+    fn load_keyframe(&mut self, from: &Pose3D) {
+        self.pose.copy_from(from);
+    }
+
+    fn approach(&mut self, target: &Pose3D, frames_left: u32) {
+        if frames_left <= 1 {
+            return self.load_keyframe(target);
+        }
+        let f = 1.0 / frames_left as f32;
+        let p = &mut self.pose;
+        for (v, t) in p.translations.iter_mut().zip(&target.translations) {
+            *v = v.lerp(*t, f);
+        }
+        for (v, t) in p.scales.iter_mut().zip(&target.scales) {
+            *v = v.lerp(*t, f);
+        }
+        for (q, t) in p.rotations.iter_mut().zip(&target.rotations) {
+            let t = if q.dot(*t) < 0.0 { -*t } else { *t };
+            *q = q.lerp(t, f);
+        }
+        for (v, t) in p.morph_weights.iter_mut().zip(&target.morph_weights) {
+            *v += (t - *v) * f;
+        }
+        self.update_world();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -785,87 +852,5 @@ mod tests {
             assert!(baked.world[j].abs_diff_eq(plain.world[j], 1e-4), "joint {j} world");
         }
         assert!(!baked.rotations[1].abs_diff_eq(Quat::IDENTITY, 1e-3), "the clips move the masked joint");
-    }
-}
-
-/// A 3D pose kept for animation LOD: what [`CrowdBackend::approach`](animgraph_runtime::crowd::CrowdBackend::approach) moves towards.
-#[derive(Clone, Debug)]
-pub struct Keyframe3D {
-    translations: Vec<Vec3>,
-    rotations: Vec<Quat>,
-    scales: Vec<Vec3>,
-    world: Vec<Affine3A>,
-    morph_weights: Vec<f32>,
-}
-
-/// A crowd member keeps its pose and inertial state; the per-layer sums are its thread's.
-/// Between LOD samples the local translations, scales and morph weights move linearly towards
-/// the sample and rotations by normalised lerp the shorter way; world transforms are recomputed
-/// from them (a pass over the joints, much cheaper than sampling).
-impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
-    type Scratch = Box<ApplyScratch>;
-    type Keyframe = Keyframe3D;
-
-    fn member(&self) -> Self {
-        self.copy_with(Box::default())
-    }
-
-    fn new_scratch(&self) -> Box<ApplyScratch> {
-        Box::new(ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples)))
-    }
-
-    fn swap_scratch(&mut self, scratch: &mut Box<ApplyScratch>) {
-        std::mem::swap(&mut self.scratch, scratch);
-    }
-
-    fn new_keyframe(&self) -> Keyframe3D {
-        let p = &self.pose;
-        Keyframe3D {
-            translations: p.translations.clone(),
-            rotations: p.rotations.clone(),
-            scales: p.scales.clone(),
-            world: p.world.clone(),
-            morph_weights: p.morph_weights.clone(),
-        }
-    }
-
-    fn save_keyframe(&self, into: &mut Keyframe3D) {
-        let p = &self.pose;
-        into.translations.copy_from_slice(&p.translations);
-        into.rotations.copy_from_slice(&p.rotations);
-        into.scales.copy_from_slice(&p.scales);
-        into.world.copy_from_slice(&p.world);
-        into.morph_weights.copy_from_slice(&p.morph_weights);
-    }
-
-    fn load_keyframe(&mut self, from: &Keyframe3D) {
-        let p = &mut self.pose;
-        p.translations.copy_from_slice(&from.translations);
-        p.rotations.copy_from_slice(&from.rotations);
-        p.scales.copy_from_slice(&from.scales);
-        p.world.copy_from_slice(&from.world);
-        p.morph_weights.copy_from_slice(&from.morph_weights);
-    }
-
-    fn approach(&mut self, target: &Keyframe3D, frames_left: u32) {
-        if frames_left <= 1 {
-            return self.load_keyframe(target);
-        }
-        let f = 1.0 / frames_left as f32;
-        let p = &mut self.pose;
-        for (v, t) in p.translations.iter_mut().zip(&target.translations) {
-            *v = v.lerp(*t, f);
-        }
-        for (v, t) in p.scales.iter_mut().zip(&target.scales) {
-            *v = v.lerp(*t, f);
-        }
-        for (q, t) in p.rotations.iter_mut().zip(&target.rotations) {
-            let t = if q.dot(*t) < 0.0 { -*t } else { *t };
-            *q = q.lerp(t, f);
-        }
-        for (v, t) in p.morph_weights.iter_mut().zip(&target.morph_weights) {
-            *v += (t - *v) * f;
-        }
-        self.update_world();
     }
 }

@@ -164,6 +164,9 @@ pub struct Crowd<B: CrowdBackend> {
     members: Vec<Member<B>>,
     /// One per thread of the last update (grown, never shrunk, outside the frame's work).
     scratch: Vec<ThreadScratch<B>>,
+    /// Whether any member has been set above LOD 1 (each thread's scratch then keeps the pose
+    /// shown while a sample is taken).
+    lod_used: bool,
 }
 
 impl<B: CrowdBackend> Crowd<B> {
@@ -177,7 +180,8 @@ impl<B: CrowdBackend> Crowd<B> {
     /// A crowd of an already bound graph; `backend` must be the one it was bound to (or a
     /// [`member`](CrowdBackend::member) of it).
     pub fn with_bound(graph: Arc<BoundGraph>, backend: B) -> Self {
-        let mut crowd = Crowd { graph, template: backend, members: Vec::new(), scratch: Vec::new() };
+        let mut crowd =
+            Crowd { graph, template: backend, members: Vec::new(), scratch: Vec::new(), lod_used: false };
         crowd.reserve_threads(1);
         crowd
     }
@@ -252,31 +256,23 @@ impl<B: CrowdBackend> Crowd<B> {
             m.keyframe = Some(m.backend.new_keyframe());
         }
         m.lod = lod;
-        if lod > 1 {
+        if lod > 1 && !self.lod_used {
+            self.lod_used = true;
             for s in &mut self.scratch {
-                if s.shown.is_none() {
-                    s.shown = Some(self.template.new_keyframe());
-                }
+                s.shown = Some(self.template.new_keyframe());
             }
         }
     }
 
+    /// Makes scratch for `threads` threads; nothing when there is enough (a frame's check is
+    /// one comparison).
     fn reserve_threads(&mut self, threads: usize) {
-        let lod = self.members.iter().any(|m| m.keyframe.is_some());
         while self.scratch.len() < threads {
-            let capacity = self.graph.sample_capacity();
             self.scratch.push(ThreadScratch {
-                buffer: SampleBuffer::with_capacity(capacity, self.graph.layers.len()),
+                buffer: SampleBuffer::with_capacity(self.graph.sample_capacity(), self.graph.layers.len()),
                 backend: self.template.new_scratch(),
-                shown: None,
+                shown: self.lod_used.then(|| self.template.new_keyframe()),
             });
-        }
-        if lod {
-            for s in &mut self.scratch {
-                if s.shown.is_none() {
-                    s.shown = Some(self.template.new_keyframe());
-                }
-            }
         }
     }
 
