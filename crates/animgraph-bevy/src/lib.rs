@@ -29,19 +29,25 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-use std::sync::Arc;
+mod assets;
+mod character;
+mod reload;
+mod three_d;
+mod two_d;
 
-use animgraph_2d::{AnimatedSkeleton2D, Skeleton2D, Skeleton2DData};
-use animgraph_runtime::{AnimationGraphPlayer, ValidGraph, mres};
-use bevy::app::{App, Plugin, Update};
-use bevy::asset::io::Reader;
-use bevy::asset::{Asset, AssetApp, AssetLoader, LoadContext};
-use bevy::asset::{Assets, Handle};
+pub use assets::{
+    AnimGraphLoadError, GraphAsset, ModelAsset, ModelLoader, MresLoader, MskelLoader, SkeletonAsset,
+};
+pub use three_d::{AnimGraph3D, AnimGraphJoint, AnimGraphMorphs};
+pub use two_d::AnimGraph2D;
+
+use bevy::app::{AnimationSystems, App, Plugin, PostUpdate, Update};
+use bevy::asset::AssetApp;
 use bevy::ecs::prelude::*;
-use bevy::reflect::TypePath;
-use bevy::time::Time;
+use bevy::transform::TransformSystems;
 
-/// Registers the animgraph asset types and their loaders.
+/// Registers the animgraph asset types and their loaders, and the systems that bind, advance
+/// and pose characters.
 #[derive(Default)]
 pub struct AnimGraphPlugin;
 
@@ -49,17 +55,44 @@ impl Plugin for AnimGraphPlugin {
     fn build(&self, app: &mut App) {
         app.init_asset::<GraphAsset>()
             .init_asset::<SkeletonAsset>()
+            .init_asset::<ModelAsset>()
             .register_asset_loader(MresLoader)
             .register_asset_loader(MskelLoader)
+            .register_asset_loader(ModelLoader)
             .add_message::<AnimGraphSignal>()
-            .add_systems(Update, (bind_2d, advance_2d, signal_2d).chain().in_set(AnimGraphSystems));
+            .add_message::<AnimGraphClipEvent>()
+            .add_message::<AnimGraphTrackEvent>()
+            .add_systems(
+                Update,
+                (
+                    reload::reload_graphs,
+                    (two_d::bind_2d, three_d::bind_3d),
+                    (two_d::advance_2d, three_d::advance_3d),
+                    signal,
+                )
+                    .chain()
+                    .in_set(AnimGraphSystems),
+            )
+            .add_systems(
+                PostUpdate,
+                (three_d::write_joints, three_d::write_morphs)
+                    .in_set(AnimGraphPoseSystems)
+                    .after(AnimationSystems)
+                    .before(TransformSystems::Propagate),
+            );
     }
 }
 
-/// The plugin's systems in `Update` (binding, then advancing): order game systems that set
-/// parameters `.before(AnimGraphSystems)` and ones that read states or poses after it.
+/// The plugin's systems in `Update` (hot reload, binding, advancing, signals): order game
+/// systems that set parameters `.before(AnimGraphSystems)` and ones that read states, poses or
+/// signals `.after(AnimGraphSystems)`.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AnimGraphSystems;
+
+/// The plugin's systems in `PostUpdate` that write 3D poses into joint `Transform`s and
+/// `MorphWeights`: after Bevy's `AnimationSystems`, before transform propagation.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AnimGraphPoseSystems;
 
 /// A graph event of one character this frame (read with `MessageReader<AnimGraphSignal>` in a
 /// system after [`AnimGraphSystems`]).
@@ -67,217 +100,52 @@ pub struct AnimGraphSystems;
 pub struct AnimGraphSignal {
     /// The character's entity.
     pub entity: Entity,
-    /// The event, as the player raised it (its state ids name states through the player's
+    /// The event, as the player raised it (`StateEntered`, `StateExited`, `TransitionStarted`,
+    /// window begins and ends, ...; its state ids name states through the player's
     /// `state_path`).
     pub event: animgraph_runtime::GraphEvent,
 }
 
-/// A 2D character playing a graph: the graph and skeleton assets, and (once both have loaded
-/// and bound) the character itself.
-#[derive(Component, Debug)]
-pub struct AnimGraph2D {
-    /// The graph to play.
-    pub graph: Handle<GraphAsset>,
-    /// The skeleton it poses.
-    pub skeleton: Handle<SkeletonAsset>,
-    state: Bound2D,
+/// A clip event (a key of a 2D clip's event timeline) a character's pose crossed this frame.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub struct AnimGraphClipEvent {
+    /// The character's entity.
+    pub entity: Entity,
+    /// The event: its name is `skeleton.events[event.event]`.
+    pub event: animgraph_2d::SkeletonEvent,
 }
 
-#[derive(Debug)]
-enum Bound2D {
-    /// Waiting for the assets.
-    Waiting,
-    Playing(Box<AnimatedSkeleton2D>),
-    /// The graph does not bind to the skeleton (logged once).
-    Failed,
+/// A code track event (an entry started, was interrupted, completed or ended) of one character.
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub struct AnimGraphTrackEvent {
+    /// The character's entity.
+    pub entity: Entity,
+    /// The event.
+    pub event: animgraph_runtime::tracks::TrackEvent,
 }
 
-impl AnimGraph2D {
-    /// A character of `graph` on `skeleton`, bound once both have loaded.
-    pub fn new(graph: Handle<GraphAsset>, skeleton: Handle<SkeletonAsset>) -> Self {
-        AnimGraph2D { graph, skeleton, state: Bound2D::Waiting }
-    }
-
-    /// The character (player, backend and pose), once bound.
-    pub fn character(&self) -> Option<&AnimatedSkeleton2D> {
-        match &self.state {
-            Bound2D::Playing(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    /// The graph player, once bound: set parameters here (ids resolved once with
-    /// `find_parameter` are faster than names).
-    pub fn player_mut(&mut self) -> Option<&mut AnimationGraphPlayer> {
-        match &mut self.state {
-            Bound2D::Playing(c) => c.player_mut(),
-            _ => None,
-        }
-    }
-}
-
-/// Binds characters whose graph and skeleton have loaded.
-fn bind_2d(
-    mut characters: Query<(Entity, &mut AnimGraph2D)>,
-    graphs: Res<Assets<GraphAsset>>,
-    skeletons: Res<Assets<SkeletonAsset>>,
+/// Sends the frame's events as messages, after the parallel advance (a message writer is not
+/// shared across threads), characters in query order and each one's events in the order raised.
+fn signal(
+    two: Query<(Entity, &AnimGraph2D)>,
+    three: Query<(Entity, &AnimGraph3D)>,
+    mut signals: MessageWriter<AnimGraphSignal>,
+    mut clips: MessageWriter<AnimGraphClipEvent>,
+    mut tracks: MessageWriter<AnimGraphTrackEvent>,
 ) {
-    for (entity, mut c) in &mut characters {
-        if !matches!(c.state, Bound2D::Waiting) {
-            continue;
-        }
-        let (Some(graph), Some(skeleton)) = (graphs.get(&c.graph), skeletons.get(&c.skeleton)) else {
-            continue;
-        };
-        c.state = match animgraph_2d::animated_2d(Arc::clone(&skeleton.skeleton), Some(&graph.graph), 0) {
-            Ok(character) => Bound2D::Playing(Box::new(character)),
-            Err(e) => {
-                bevy::log::error!("{entity}: the graph does not bind to the skeleton: {e}");
-                Bound2D::Failed
-            }
-        };
-    }
-}
-
-/// Advances every bound character by the frame's delta, in parallel (each character's result
-/// is the same bits whatever the thread).
-fn advance_2d(time: Res<Time>, mut characters: Query<&mut AnimGraph2D>) {
-    let dt = time.delta_secs();
-    characters.par_iter_mut().for_each(|mut c| {
-        if let Bound2D::Playing(character) = &mut c.state {
-            character.update(dt);
-        }
-    });
-}
-
-/// A validated animation graph (`.mres`), ready to bind to any character's backend.
-#[derive(Asset, TypePath, Debug, Clone)]
-pub struct GraphAsset {
-    /// The graph, validated once by the loader.
-    pub graph: Arc<ValidGraph>,
-    /// The loader's warnings (unknown properties and the like), one line each, located.
-    pub warnings: Vec<String>,
-}
-
-/// A 2D skeleton (`.mskel`): bones, slots, skins and clips, validated and compiled once, shared
-/// by every character that uses it.
-#[derive(Asset, TypePath, Debug, Clone)]
-pub struct SkeletonAsset {
-    /// The compiled skeleton.
-    pub skeleton: Arc<Skeleton2D>,
-}
-
-/// Why an animgraph asset did not load: its path and the runtime's located message.
-#[derive(Debug, thiserror::Error)]
-pub enum AnimGraphLoadError {
-    /// The bytes could not be read.
-    #[error("{path}: cannot read: {source}")]
-    Read {
-        /// The asset's path.
-        path: String,
-        /// The reader's error.
-        source: std::io::Error,
-    },
-    /// The file is not UTF-8 text.
-    #[error("{path}: not UTF-8 text ({source}); save it as UTF-8")]
-    Text {
-        /// The asset's path.
-        path: String,
-        /// Where the text stops being UTF-8.
-        source: std::str::Utf8Error,
-    },
-    /// The graph did not load or validate.
-    #[error("{path}:\n{source}")]
-    Graph {
-        /// The asset's path.
-        path: String,
-        /// The runtime's error: every finding, located.
-        source: mres::MresError,
-    },
-    /// The skeleton did not load or validate.
-    #[error("{path}:\n{source}")]
-    Skeleton {
-        /// The asset's path.
-        path: String,
-        /// The 2D crate's error, located.
-        source: animgraph_2d::SkeletonError,
-    },
-}
-
-/// Reads an asset's bytes as text (bounded by what the reader holds).
-async fn read_text(reader: &mut dyn Reader, path: &str) -> Result<String, AnimGraphLoadError> {
-    let mut bytes = Vec::new();
-    reader
-        .read_to_end(&mut bytes)
-        .await
-        .map_err(|source| AnimGraphLoadError::Read { path: path.into(), source })?;
-    String::from_utf8(bytes)
-        .map_err(|e| AnimGraphLoadError::Text { path: path.into(), source: e.utf8_error() })
-}
-
-/// Loads `.mres` files into [`GraphAsset`]s.
-#[derive(Default, TypePath)]
-pub struct MresLoader;
-
-impl AssetLoader for MresLoader {
-    type Asset = GraphAsset;
-    type Settings = ();
-    type Error = AnimGraphLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _settings: &(),
-        load_context: &mut LoadContext<'_>,
-    ) -> Result<GraphAsset, AnimGraphLoadError> {
-        let path = load_context.path().to_string();
-        let text = read_text(reader, &path).await?;
-        let loaded = mres::load_str(&text).map_err(|source| AnimGraphLoadError::Graph { path, source })?;
-        Ok(GraphAsset {
-            warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
-            graph: Arc::new(loaded.graph),
-        })
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["mres"]
-    }
-}
-
-/// Loads `.mskel` files into [`SkeletonAsset`]s.
-#[derive(Default, TypePath)]
-pub struct MskelLoader;
-
-impl AssetLoader for MskelLoader {
-    type Asset = SkeletonAsset;
-    type Settings = ();
-    type Error = AnimGraphLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _settings: &(),
-        load_context: &mut LoadContext<'_>,
-    ) -> Result<SkeletonAsset, AnimGraphLoadError> {
-        let path = load_context.path().to_string();
-        let text = read_text(reader, &path).await?;
-        let skeleton = Skeleton2DData::parse(&text)
-            .and_then(Skeleton2D::new)
-            .map_err(|source| AnimGraphLoadError::Skeleton { path, source })?;
-        Ok(SkeletonAsset { skeleton: Arc::new(skeleton) })
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["mskel"]
-    }
-}
-
-/// Sends the frame's graph events as [`AnimGraphSignal`]s (after the parallel advance: a
-/// message writer is not shared across threads).
-fn signal_2d(characters: Query<(Entity, &AnimGraph2D)>, mut signals: MessageWriter<AnimGraphSignal>) {
-    for (entity, c) in &characters {
-        if let Some(player) = c.character().and_then(|c| c.player()) {
+    for (entity, c) in &two {
+        let Some(c) = c.character() else { continue };
+        if let Some(player) = c.player() {
             signals.write_batch(player.events().iter().map(|&event| AnimGraphSignal { entity, event }));
         }
+        clips.write_batch(c.backend.events().iter().map(|&event| AnimGraphClipEvent { entity, event }));
+        tracks.write_batch(c.tracks.events().iter().map(|&event| AnimGraphTrackEvent { entity, event }));
+    }
+    for (entity, c) in &three {
+        let Some(c) = c.character() else { continue };
+        if let Some(player) = c.player() {
+            signals.write_batch(player.events().iter().map(|&event| AnimGraphSignal { entity, event }));
+        }
+        tracks.write_batch(c.tracks.events().iter().map(|&event| AnimGraphTrackEvent { entity, event }));
     }
 }
