@@ -32,12 +32,14 @@
 mod assets;
 mod character;
 mod reload;
+mod sources;
 mod three_d;
 mod two_d;
 
 pub use assets::{
     AnimGraphLoadError, GraphAsset, ModelAsset, ModelLoader, MresLoader, MskelLoader, SkeletonAsset,
 };
+pub use sources::{AnimGraphSources, ParameterSource, Reduce, SMOOTHING_STEP};
 pub use three_d::{AnimGraph3D, AnimGraphJoint, AnimGraphMorphs};
 pub use two_d::AnimGraph2D;
 
@@ -67,6 +69,7 @@ impl Plugin for AnimGraphPlugin {
                 (
                     reload::reload_graphs,
                     (two_d::bind_2d, three_d::bind_3d),
+                    sources::apply_sources,
                     (two_d::advance_2d, three_d::advance_3d),
                     signal,
                 )
