@@ -220,6 +220,9 @@ pub struct Skeleton3DPoseBackend {
     /// Inertial blending's storage, made by `prepare_inertial` (graphs with inertial
     /// transitions only).
     inertial: Option<Box<Inertial3D>>,
+    /// Whether `apply` computes `pose.world` (on by default; see
+    /// [`set_world_matrices`](Self::set_world_matrices)).
+    world_matrices: bool,
 }
 
 /// What a 3D backend's `apply` uses only while it runs: per-layer sums. Empty in a
@@ -297,6 +300,7 @@ impl Skeleton3DPoseBackend {
             scratch,
             masks: Arc::clone(&self.masks),
             inertial: self.inertial.clone(),
+            world_matrices: self.world_matrices,
         }
     }
 }
@@ -341,10 +345,19 @@ impl Skeleton3DPoseBackend {
             scratch: Box::new(ApplyScratch::for_skeleton(&skeleton, None)),
             masks: Arc::default(),
             inertial: None,
+            world_matrices: true,
             skeleton,
         };
         backend.update_world();
         backend
+    }
+
+    /// Whether `apply` also computes the world matrices (`pose.world`, which skinning and
+    /// drawing read). On by default. An engine that propagates joint transforms itself (Bevy
+    /// writes the local pose into its `Transform`s) turns them off and saves about a fifth of
+    /// `apply`; `pose.world` then keeps its last value until turned on again.
+    pub fn set_world_matrices(&mut self, on: bool) {
+        self.world_matrices = on;
     }
 
     /// The skeleton.
@@ -466,7 +479,9 @@ impl PoseBackend for Skeleton3DPoseBackend {
         if self.inertial.is_some() {
             self.inertialize(layers);
         }
-        self.update_world();
+        if self.world_matrices {
+            self.update_world();
+        }
     }
 
     fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
@@ -744,7 +759,9 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
         for (v, t) in p.morph_weights.iter_mut().zip(&target.morph_weights) {
             *v += (t - *v) * f;
         }
-        self.update_world();
+        if self.world_matrices {
+            self.update_world();
+        }
     }
 }
 
@@ -770,7 +787,11 @@ mod tests {
 
     /// Channels in mixed property order (as glTF files list them), on 11 keys 0.1 s apart.
     fn clip(name: &str, seed: &mut u32) -> Clip3D {
-        let times: Vec<f32> = (0..11).map(|k| k as f32 * 0.1).collect();
+        // Clip "b" holds its last key longer (keys unevenly spaced, as the Fox's Run).
+        let mut times: Vec<f32> = (0..11).map(|k| k as f32 * 0.1).collect();
+        if name == "b" {
+            times[10] = 1.3;
+        }
         let order = [
             (1, Property::Rotation),
             (0, Property::Translation),
@@ -802,7 +823,8 @@ mod tests {
         let names = (0..4).map(|j| format!("j{j}")).collect();
         let mut s =
             Skeleton3D::new(names, vec![None, Some(0), Some(1), Some(0)], rest, Mat4::IDENTITY, clips, None);
-        assert!(s.baked.iter().all(Option::is_some), "uniform linear clips are baked");
+        assert!(s.baked.iter().all(Option::is_some), "linear clips with shared keys are baked");
+        assert_eq!(s.spacing[1][0], crate::skeleton::Spacing::Irregular, "clip b's keys are uneven");
         if !bake {
             s.baked = vec![None; s.clips.len()];
         }
@@ -834,6 +856,7 @@ mod tests {
                     sample(b, 0.55, 0.7, 2),
                     sample(a, 0.2, 0.3, 2),
                     sample(b, 0.81, 0.3, 2),
+                    sample(b, 1.1, 0.2, 2),
                 ];
                 let layers = [
                     LayerInfo::default(),
@@ -852,5 +875,28 @@ mod tests {
             assert!(baked.world[j].abs_diff_eq(plain.world[j], 1e-4), "joint {j} world");
         }
         assert!(!baked.rotations[1].abs_diff_eq(Quat::IDENTITY, 1e-3), "the clips move the masked joint");
+    }
+
+    /// With world matrices off, `apply` leaves `pose.world` as it was and poses the locals the
+    /// same; turned on again, the next `apply` brings the world matrices up to date.
+    #[test]
+    fn world_matrices_can_be_switched_off() {
+        let mut on = Skeleton3DPoseBackend::new(skeleton(true));
+        let mut off = Skeleton3DPoseBackend::new(skeleton(true));
+        off.set_world_matrices(false);
+        let rest = off.pose.world.clone();
+        let a = on.resolve_clip("a").unwrap();
+        let samples =
+            [ClipSample { clip: a, time: 0.37, prev_time: 0.37, weight: 1.0, layer: 0, looped: false }];
+        let layers = [LayerInfo::default()];
+        on.apply(&samples, &layers);
+        off.apply(&samples, &layers);
+        assert_eq!(off.pose.rotations, on.pose.rotations);
+        assert_eq!(off.pose.translations, on.pose.translations);
+        assert_eq!(off.pose.world, rest, "world matrices untouched");
+        assert_ne!(on.pose.world, rest, "the clip moves the joints");
+        off.set_world_matrices(true);
+        off.apply(&samples, &layers);
+        assert_eq!(off.pose.world, on.pose.world);
     }
 }

@@ -77,7 +77,7 @@ impl Spacing {
     }
 }
 
-/// A clip whose channels all share one set of evenly spaced linear keys, stored time-major
+/// A clip whose channels all share one set of linear keys, stored time-major
 /// (`values[key * channels + channel]`): a frame reads two contiguous rows instead of two keys
 /// from every channel's own array, and finds its place once for all channels. Channels are
 /// ordered translations, rotations, scales (stable within each), so each property's loop is
@@ -85,7 +85,7 @@ impl Spacing {
 #[derive(Clone, Debug)]
 pub(crate) struct Baked {
     times: Vec<f32>,
-    /// Always [`Spacing::Uniform`].
+    /// How `times` are spaced (uniform: the place is found in O(1)).
     spacing: Spacing,
     channels: usize,
     values: Vec<Vec4>,
@@ -152,10 +152,9 @@ impl Baked {
     /// Bakes a clip when it qualifies.
     fn of(clip: &Clip3D) -> Option<Baked> {
         let first = clip.channels.first()?;
+        // Unevenly spaced keys (a clip whose last key holds longer, as the Fox's Run) bake too:
+        // the place is then a binary search, still once per sample rather than per channel.
         let spacing = Spacing::of(&first.times);
-        if spacing == Spacing::Irregular {
-            return None;
-        }
         let same = clip.channels.iter().all(|c| {
             c.interpolation == Interpolation::Linear
                 && c.times == first.times

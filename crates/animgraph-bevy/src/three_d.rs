@@ -177,7 +177,11 @@ pub(crate) fn bind_3d(
         if matches!(c.binding, Binding::Waiting) {
             let Some(graph) = graphs.get(&c.graph) else { continue };
             match animgraph_3d::animated_3d(Arc::clone(&skeleton), Some(&graph.graph), c.tracks) {
-                Ok(character) => c.binding = Binding::Playing(Box::new(character)),
+                Ok(mut character) => {
+                    // Bevy propagates the joints' Transforms itself: no world matrices here.
+                    character.backend.set_world_matrices(false);
+                    c.binding = Binding::Playing(Box::new(character));
+                }
                 Err(e) => {
                     bevy::log::error!("{entity}: the graph does not bind to the model: {e}");
                     c.binding = Binding::Failed;
