@@ -25,6 +25,10 @@ pub struct GraphAsset {
 pub struct SkeletonAsset {
     /// The compiled skeleton.
     pub skeleton: Arc<Skeleton2D>,
+    /// Its texture pages (atlas pages, or the one `texture`), as asset paths beside the
+    /// `.mskel`, with whether each is premultiplied. A page whose path leaves the `.mskel`'s
+    /// folder is `None` (refused; its parts draw flat).
+    pub pages: Vec<Option<(bevy::asset::AssetPath<'static>, bool)>>,
 }
 
 /// Why an animgraph asset did not load: its path and the runtime's located message.
@@ -161,12 +165,46 @@ impl AssetLoader for MskelLoader {
         let skeleton = Skeleton2DData::parse(&text)
             .and_then(Skeleton2D::new)
             .map_err(|source| AnimGraphLoadError::Skeleton { path, source })?;
-        Ok(SkeletonAsset { skeleton: Arc::new(skeleton) })
+        let pages = pages(&skeleton.data, load_context.path());
+        Ok(SkeletonAsset { skeleton: Arc::new(skeleton), pages })
     }
 
     fn extensions(&self) -> &[&str] {
         &["mskel"]
     }
+}
+
+/// A skeleton's texture pages as asset paths beside `mskel`; a path that would leave its folder
+/// (absolute, or through `..`) is refused with a warning.
+fn pages(
+    data: &Skeleton2DData,
+    mskel: &bevy::asset::AssetPath<'_>,
+) -> Vec<Option<(bevy::asset::AssetPath<'static>, bool)>> {
+    let images: Vec<(&str, bool)> = match &data.atlas {
+        Some(atlas) => atlas.pages.iter().map(|p| (p.image.as_str(), p.pma)).collect(),
+        None => data.texture.iter().map(|t| (t.as_str(), false)).collect(),
+    };
+    images
+        .into_iter()
+        .map(|(image, pma)| {
+            let inside = std::path::Path::new(image)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+            if !inside {
+                bevy::log::warn!(
+                    "{mskel}: texture \"{image}\" leaves the skeleton's folder; its parts draw flat"
+                );
+                return None;
+            }
+            match mskel.resolve_embed_str(image) {
+                Ok(path) => Some((path, pma)),
+                Err(e) => {
+                    bevy::log::warn!("{mskel}: texture \"{image}\": {e}; its parts draw flat");
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
 /// A glTF model as animgraph's 3D backend reads it: the skeleton (joints, rest pose and the

@@ -31,6 +31,8 @@
 
 mod assets;
 mod character;
+#[cfg(feature = "render")]
+mod draw_2d;
 mod reload;
 mod sources;
 mod three_d;
@@ -39,6 +41,8 @@ mod two_d;
 pub use assets::{
     AnimGraphLoadError, GraphAsset, ModelAsset, ModelLoader, MresLoader, MskelLoader, SkeletonAsset,
 };
+#[cfg(feature = "render")]
+pub use draw_2d::{AnimGraphSprite, Skeleton2DMaterial};
 pub use sources::{AnimGraphSources, ParameterSource, Reduce, SMOOTHING_STEP};
 pub use three_d::{AnimGraph3D, AnimGraphJoint, AnimGraphMorphs};
 pub use two_d::AnimGraph2D;
@@ -83,6 +87,9 @@ impl Plugin for AnimGraphPlugin {
                     .after(AnimationSystems)
                     .before(TransformSystems::Propagate),
             );
+        #[cfg(feature = "render")]
+        app.add_plugins(draw_2d::Draw2DPlugin)
+            .add_systems(PostUpdate, draw_2d::draw_2d.in_set(AnimGraphPoseSystems));
     }
 }
 
