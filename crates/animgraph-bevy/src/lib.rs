@@ -33,6 +33,10 @@ mod assets;
 mod character;
 #[cfg(feature = "render")]
 mod draw_2d;
+#[cfg(feature = "link")]
+mod link;
+#[cfg(feature = "net")]
+mod net;
 mod reload;
 mod sources;
 mod three_d;
@@ -43,6 +47,10 @@ pub use assets::{
 };
 #[cfg(feature = "render")]
 pub use draw_2d::{AnimGraphSprite, Skeleton2DMaterial};
+#[cfg(feature = "link")]
+pub use link::{AnimGraphLink, AnimGraphLinkPlugin, AnimGraphLinked};
+#[cfg(feature = "net")]
+pub use net::{AnimGraphAuthority, AnimGraphRemote};
 pub use sources::{AnimGraphSources, ParameterSource, Reduce, SMOOTHING_STEP};
 pub use three_d::{AnimGraph3D, AnimGraphJoint, AnimGraphMorphs};
 pub use two_d::AnimGraph2D;
@@ -87,6 +95,18 @@ impl Plugin for AnimGraphPlugin {
                     .after(AnimationSystems)
                     .before(TransformSystems::Propagate),
             );
+        #[cfg(feature = "net")]
+        app.add_systems(
+            Update,
+            (
+                net::apply_remote
+                    .after(sources::apply_sources)
+                    .before(two_d::advance_2d)
+                    .before(three_d::advance_3d),
+                net::capture_authority.after(two_d::advance_2d).after(three_d::advance_3d).before(signal),
+            )
+                .in_set(AnimGraphSystems),
+        );
         #[cfg(feature = "render")]
         app.add_plugins(draw_2d::Draw2DPlugin)
             .add_systems(PostUpdate, draw_2d::draw_2d.in_set(AnimGraphPoseSystems));

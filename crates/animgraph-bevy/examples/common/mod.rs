@@ -87,8 +87,17 @@ pub fn app(options: &Options) -> App {
         #[cfg(feature = "render")]
         app.add_plugins(DefaultPlugins.set(AssetPlugin { file_path: asset_root(), ..default() }));
     }
-    app.add_plugins(AnimGraphPlugin)
-        .insert_resource(options.clone())
+    app.add_plugins(AnimGraphPlugin);
+    // The live link (the editor attaches to the characters): always with a window, on request
+    // (`--link`) headless. The address is ANIMGRAPH_LINK's, else 127.0.0.1:47800.
+    if !options.headless || options.flag("--link") {
+        let game = std::env::args().next().unwrap_or_default();
+        let name = std::path::Path::new(&game)
+            .file_name()
+            .map_or("animgraph example".into(), |n| n.to_string_lossy().into_owned());
+        app.add_plugins(animgraph_bevy::AnimGraphLinkPlugin::new(&format!("Bevy example {name}")));
+    }
+    app.insert_resource(options.clone())
         .init_resource::<Readout>()
         .add_systems(Startup, spawn_readout)
         .add_systems(PostUpdate, show_readout);
