@@ -201,7 +201,7 @@ fn view(
         MeshMaterial3d(materials.add(Color::srgb(0.35, 0.5, 0.35))),
     ));
     commands.spawn((
-        DirectionalLight { shadows_enabled: true, ..default() },
+        DirectionalLight { shadow_maps_enabled: true, ..default() },
         Transform::from_rotation(Quat::from_euler(EulerRot::ZYX, 0.0, 1.0, -std::f32::consts::PI / 4.0)),
     ));
 }

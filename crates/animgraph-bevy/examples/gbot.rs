@@ -50,7 +50,13 @@ fn main() {
     #[cfg(feature = "render")]
     if !options.headless {
         app.add_systems(Startup, |mut commands: Commands| {
-            commands.spawn((Camera2d, Transform::from_xyz(0.0, 150.0, 0.0)));
+            // The GBot is about 700 px tall: a camera showing twice the window's pixels.
+            let projection = OrthographicProjection { scale: 2.0, ..OrthographicProjection::default_2d() };
+            commands.spawn((
+                Camera2d,
+                Projection::Orthographic(projection),
+                Transform::from_xyz(0.0, 450.0, 0.0),
+            ));
         });
     }
     app.run();

@@ -42,7 +42,10 @@ pub struct AnimGraphSprite {
 
 #[derive(Debug)]
 struct Drawn {
-    mesh: Handle<Mesh>,
+    /// Made on the first frame the page's size is known, with that frame's triangles (Bevy's
+    /// renderer does not take an empty mesh well).
+    mesh: Option<Handle<Mesh>>,
+    material: Handle<Skeleton2DMaterial>,
     texture: Option<Handle<Image>>,
     /// The page drawn, and its size in pixels when the atlas gives it.
     page: u16,
@@ -115,8 +118,7 @@ pub(crate) fn draw_2d(
         let skeleton = c.backend.skeleton();
         if sprite.drawn.is_none() {
             let Some(asset) = skeletons.get(&character.skeleton) else { continue };
-            sprite.drawn =
-                Some(start(entity, skeleton, asset, &mut commands, &mut meshes, &mut materials, &server));
+            sprite.drawn = Some(start(skeleton, asset, &mut materials, &server));
         }
         let Some(drawn) = sprite.drawn.as_mut() else { continue };
         // Texture coordinates are in page pixels: the atlas gives the page's size, else the
@@ -129,9 +131,24 @@ pub(crate) fn draw_2d(
             },
             (None, None) => Vec2::ONE,
         };
-        let Some(mut mesh) = meshes.get_mut(&drawn.mesh) else { continue };
         drawn.vertices.update(skeleton, &c.backend.pose);
-        let skipped = fill(&mut mesh, skeleton, &c.backend.pose, &drawn.vertices, drawn.page, size);
+        let pose = &c.backend.pose;
+        let skipped = match &drawn.mesh {
+            Some(handle) => {
+                let Some(mut mesh) = meshes.get_mut(handle) else { continue };
+                fill(&mut mesh, skeleton, pose, &drawn.vertices, drawn.page, size)
+            }
+            None => {
+                let mut mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default());
+                let skipped = fill(&mut mesh, skeleton, pose, &drawn.vertices, drawn.page, size);
+                let handle = meshes.add(mesh);
+                commands
+                    .entity(entity)
+                    .insert((Mesh2d(handle.clone()), MeshMaterial2d(drawn.material.clone())));
+                drawn.mesh = Some(handle);
+                skipped
+            }
+        };
         if skipped && !drawn.warned {
             drawn.warned = true;
             bevy::log::warn!("{entity}: slots on atlas pages other than {} are not drawn", drawn.page);
@@ -139,13 +156,10 @@ pub(crate) fn draw_2d(
     }
 }
 
-/// A sprite's mesh and material.
+/// A sprite's material (its mesh comes once the page's size is known).
 fn start(
-    entity: Entity,
     skeleton: &Skeleton2D,
     asset: &SkeletonAsset,
-    commands: &mut Commands,
-    meshes: &mut Assets<Mesh>,
     materials: &mut Assets<Skeleton2DMaterial>,
     server: &AssetServer,
 ) -> Drawn {
@@ -160,14 +174,15 @@ fn start(
         .as_ref()
         .and_then(|a| a.pages.get(page as usize))
         .map(|p| Vec2::new(p.width.max(1) as f32, p.height.max(1) as f32));
-    let mut mesh = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default());
-    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, Vec::<[f32; 3]>::new());
-    mesh.insert_attribute(Mesh::ATTRIBUTE_UV_0, Vec::<[f32; 2]>::new());
-    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, Vec::<[f32; 4]>::new());
-    mesh.insert_indices(Indices::U32(Vec::new()));
-    let mesh = meshes.add(mesh);
-    commands.entity(entity).insert((Mesh2d(mesh.clone()), MeshMaterial2d(material)));
-    Drawn { mesh, texture, page, page_size, warned: false, vertices: WorldVertices::new(skeleton) }
+    Drawn {
+        mesh: None,
+        material,
+        texture,
+        page,
+        page_size,
+        warned: false,
+        vertices: WorldVertices::new(skeleton),
+    }
 }
 
 /// Takes an attribute's values out of the mesh (to fill several at once), or an empty list.
@@ -235,9 +250,10 @@ fn fill(
         };
         let color = [linear[0] * alpha, linear[1] * alpha, linear[2] * alpha, covers];
         let first = positions.len() as u32;
+        // Through plain floats: the runtime's glam and Bevy's may be different versions.
         for (p, uv) in world.iter().zip(&geometry.uvs) {
             positions.push([p.x, -p.y, 0.0]);
-            uvs.push((*uv / size).to_array());
+            uvs.push([uv.x / size.x, uv.y / size.y]);
             colors.push(color);
         }
         for t in &geometry.triangles {

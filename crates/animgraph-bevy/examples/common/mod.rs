@@ -147,7 +147,7 @@ fn spawn_readout(mut commands: Commands, options: Res<Options>) {
     commands.spawn((
         ReadoutText,
         Text::new(""),
-        TextFont { font_size: 18.0, ..default() },
+        TextFont { font_size: FontSize::Px(18.0), ..default() },
         Node { position_type: PositionType::Absolute, top: px(12), left: px(12), ..default() },
     ));
     #[cfg(not(feature = "render"))]
