@@ -166,11 +166,11 @@ fn show_readout(
     last.clone_from(&readout.0);
     if options.headless {
         println!("{}", readout.0);
-        return;
-    }
-    #[cfg(feature = "render")]
-    for mut text in &mut texts {
-        text.0.clone_from(&readout.0);
+    } else {
+        #[cfg(feature = "render")]
+        for mut text in &mut texts {
+            text.0.clone_from(&readout.0);
+        }
     }
 }
 
