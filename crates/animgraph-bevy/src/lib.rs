@@ -1,29 +1,88 @@
 //! # animgraph-bevy
 //!
-//! animgraph in [Bevy](https://bevy.org) 0.19. So far:
-//! - [`AnimGraphPlugin`] registers `.mres` graphs ([`GraphAsset`]) and `.mskel` 2D skeletons
-//!   ([`SkeletonAsset`]) as Bevy assets. Their loaders run the runtime's own loader and
-//!   validation, so a broken file fails to load with the same located errors as `animgraph
-//!   validate` (resource id, property, line and a fix), prefixed with the asset's path.
-//! - [`AnimGraph2D`], a component that plays a graph on a 2D skeleton: once both assets have
-//!   loaded the plugin binds them (a bind error is logged once, with the entity), then advances
-//!   the character by `Time`'s delta in `Update`, entities in parallel. Parameters are set
-//!   through [`AnimGraph2D::player_mut`]; the pose is [`AnimGraph2D::character`]'s backend's.
-//! - Signals: every graph event of a frame (`StateEntered`, `StateExited`, `TransitionStarted`,
-//!   windows, ...) arrives as an [`AnimGraphSignal`] message naming the entity, in the order the
-//!   player raised them.
+//! animgraph in [Bevy](https://bevy.org) 0.19: state machines, blend spaces and layers for
+//! Bevy characters, 2D and 3D, driven from game systems.
+//!
+//! - **Assets.** [`AnimGraphPlugin`] registers `.mres` graphs ([`GraphAsset`]), `.mskel` 2D
+//!   skeletons ([`SkeletonAsset`]) and glTF models as animgraph reads them ([`ModelAsset`],
+//!   picked by handle type, so Bevy's own glTF loader keeps `.glb` for scenes). The loaders run
+//!   the runtime's loader and validation: a broken file fails to load with the same located
+//!   error as `animgraph validate` (resource id, property, line, a fix). With Bevy's
+//!   `file_watcher`, an edited graph is rebound on every character that plays it, each layer
+//!   keeping its state and every parameter its value; a save that does not load leaves the
+//!   running graph in place and logs why.
+//! - **3D.** [`AnimGraph3D`] on a glTF scene instance: once Bevy has spawned the scene, its
+//!   joints are mapped to their entities once by name path ([`AnimGraphJoint`]), the 3D backend
+//!   poses them from the model's clips (and clip libraries), and their `Transform`s are written
+//!   in `PostUpdate` after Bevy's `AnimationSystems` and before transform propagation
+//!   ([`AnimGraphPoseSystems`]), so Bevy's `AnimationPlayer` does not fight it. Morph weights
+//!   reach `MorphWeights` ([`AnimGraphMorphs`]).
+//! - **2D.** [`AnimGraph2D`] plays a graph on a `.mskel` skeleton; with the `render` feature
+//!   `AnimGraphSprite` draws it as one textured, deformed `Mesh2d` rebuilt in place each frame
+//!   (draw order, tint, normal and additive blending).
+//! - **Game code.** Parameters by id (`player_mut()?.find_parameter` once, then `set_float`)
+//!   or by name, `travel`, layer weights and code tracks (`character_mut()?.tracks`) from any
+//!   system ordered `.before(AnimGraphSystems)`. Graph events arrive as [`AnimGraphSignal`]
+//!   messages naming the entity, 2D clip events as [`AnimGraphClipEvent`], code-track events as
+//!   [`AnimGraphTrackEvent`]. [`AnimGraphSources`] binds a parameter to a value on the entity
+//!   (e.g. `speed` <- the length of a `Velocity`, by Bevy reflection path) with scale, clamp and
+//!   fixed-step smoothing, evaluated before the advance.
+//! - **Many characters.** Characters advance in parallel (Bevy's parallel queries), joints are
+//!   written in parallel; each character's result is the same bits on any thread. After
+//!   warm-up the plugin's systems allocate nothing per frame (a test counts).
+//! - **Tools** (default features): `link`: `AnimGraphLinkPlugin` lists the characters to the
+//!   animgraph editor by entity name, which attaches and watches them live; `net`:
+//!   `AnimGraphAuthority` / `AnimGraphRemote` capture and apply replication snapshots per
+//!   entity.
+//!
+//! Features: `link`, `net` (default); `render` (the window, renderer and 2D drawing the
+//! examples use; off by default, it is most of Bevy's build). The plugin itself needs only
+//! Bevy's asset, log, mesh and task features.
+//!
+//! ## Glossary
+//! - *graph*: a `.mres` resource (parameters, layers, state machines, transitions).
+//! - *character*: a graph bound to a skeleton, with its player, code tracks and pose
+//!   ([`AnimGraph2D::character`], [`AnimGraph3D::character`]).
+//! - *player*: the graph's evaluation state (states, parameters, transitions), the same type as
+//!   in the runtime (`AnimationGraphPlayer`).
+//! - *signal*: an event the player raises (state entered or exited, transition started, window
+//!   begun or ended).
+//! - *parameter source*: a parameter fed from a component field instead of code.
 //!
 //! ```no_run
+//! use animgraph_bevy::{AnimGraph3D, AnimGraphPlugin, AnimGraphSignal, AnimGraphSystems};
 //! use bevy::prelude::*;
-//! use animgraph_bevy::{AnimGraphPlugin, GraphAsset};
+//! use bevy::world_serialization::WorldAssetRoot;
 //!
-//! fn load(assets: Res<AssetServer>) {
-//!     let _robot: Handle<GraphAsset> = assets.load("characters/robot/robot.mres");
+//! fn spawn(mut commands: Commands, assets: Res<AssetServer>) {
+//!     let scene = assets.load(GltfAssetLabel::Scene(0).from_asset("Fox.glb"));
+//!     commands.spawn((
+//!         WorldAssetRoot(scene),
+//!         AnimGraph3D::new(assets.load("fox.mres"), assets.load("Fox.glb")),
+//!     ));
+//! }
+//!
+//! fn drive(mut foxes: Query<&mut AnimGraph3D>, time: Res<Time>, mut jumped: Local<bool>) {
+//!     for mut fox in &mut foxes {
+//!         let Some(player) = fox.player_mut() else { continue };
+//!         let _ = player.set_float_by_name("speed", 1.5 + time.elapsed_secs().sin());
+//!         if time.elapsed_secs() > 5.0 && !*jumped {
+//!             *jumped = true;
+//!             let _ = player.fire_by_name("jump");
+//!         }
+//!     }
+//! }
+//!
+//! fn react(mut signals: MessageReader<AnimGraphSignal>) {
+//!     for s in signals.read() {
+//!         info!("{}: {:?}", s.entity, s.event);
+//!     }
 //! }
 //!
 //! App::new()
-//!     .add_plugins((MinimalPlugins, AssetPlugin::default(), AnimGraphPlugin))
-//!     .add_systems(Startup, load)
+//!     .add_plugins((DefaultPlugins, AnimGraphPlugin))
+//!     .add_systems(Startup, spawn)
+//!     .add_systems(Update, (drive.before(AnimGraphSystems), react.after(AnimGraphSystems)))
 //!     .run();
 //! ```
 #![forbid(unsafe_code)]
