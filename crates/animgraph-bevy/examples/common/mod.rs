@@ -67,9 +67,15 @@ pub fn asset_root() -> String {
 /// `options.frames`), or a window.
 pub fn app(options: &Options) -> App {
     let mut app = App::new();
+    // Bevy gives a 2-core machine one compute thread (a quarter each for I/O and async tasks):
+    // `--compute-threads N` asks for N, for every parallel system, ours and Bevy's.
+    let mut tasks = TaskPoolPlugin::default();
+    if let Some(n) = options.value::<usize>("--compute-threads") {
+        tasks.task_pool_options.compute.min_threads = n.max(1);
+    }
     if options.headless {
         app.add_plugins((
-            MinimalPlugins,
+            MinimalPlugins.set(tasks),
             bevy::log::LogPlugin::default(),
             AssetPlugin { file_path: asset_root(), ..default() },
             TransformPlugin,
@@ -85,7 +91,7 @@ pub fn app(options: &Options) -> App {
         app.add_systems(Last, exit_after_frames);
     } else {
         #[cfg(feature = "render")]
-        app.add_plugins(DefaultPlugins.set(AssetPlugin { file_path: asset_root(), ..default() }));
+        app.add_plugins(DefaultPlugins.set(AssetPlugin { file_path: asset_root(), ..default() }).set(tasks));
     }
     app.add_plugins(AnimGraphPlugin);
     // The live link (the editor attaches to the characters): always with a window, on request
