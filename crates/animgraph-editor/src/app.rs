@@ -141,10 +141,13 @@ impl Editor {
     pub fn open(&mut self, path: PathBuf) {
         if let Some(i) = self.tabs.iter().position(|t| t.doc.is_file(&path)) {
             self.active = i;
+            self.status.clear();
             return;
         }
         match Document::open(path.clone()) {
             Ok(doc) => {
+                // An earlier editor-wide message (a failed open) would hide this tab's.
+                self.status.clear();
                 let mut tab = Tab::new(doc);
                 let skeleton = self.settings.skeleton_for(&path).cloned().or_else(|| sibling_skeleton(&path));
                 if let Some(skeleton) = skeleton {
@@ -166,6 +169,7 @@ impl Editor {
 
     /// A new untitled graph in a new tab.
     pub fn new_document(&mut self) {
+        self.status.clear();
         self.tabs.push(Tab::new(Document::untitled()));
         self.active = self.tabs.len() - 1;
     }
@@ -177,8 +181,9 @@ impl Editor {
             self.dialogs.ask(Purpose::SaveAs, None);
             return;
         }
-        if let Err(e) = tab.doc.save() {
-            tab.doc.status = e;
+        match tab.doc.save() {
+            Ok(()) => self.status.clear(),
+            Err(e) => tab.doc.status = e,
         }
     }
 
@@ -188,6 +193,7 @@ impl Editor {
         let Some(tab) = self.tabs.get_mut(self.active) else { return };
         match tab.doc.save_as(path.clone()) {
             Ok(()) => {
+                self.status.clear();
                 if let Some(c) = &tab.character {
                     self.settings.set_skeleton(&path, &c.path);
                 }
@@ -503,11 +509,16 @@ impl Editor {
                 self.clear_clip_libraries();
             }
         });
-        let status = match self.tabs.get(self.active) {
+        ui.label(self.status_line());
+    }
+
+    /// The status line: an editor-wide message (a file that did not open, settings that did not
+    /// save) until the next successful open, save or new graph, else the active tab's.
+    pub fn status_line(&self) -> String {
+        match self.tabs.get(self.active) {
             Some(t) if self.status.is_empty() => t.doc.status.clone(),
             _ => self.status.clone(),
-        };
-        ui.label(status);
+        }
     }
 
     fn dialog_results(&mut self) {

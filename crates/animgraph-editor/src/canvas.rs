@@ -100,6 +100,14 @@ pub fn kind_label(kind: &StateKind) -> &'static str {
     }
 }
 
+/// How full a playing state's time bar is for normalised time `t`: the fraction of the current
+/// loop, except that a non-looping clip holds at full once it has played through (its exit mix
+/// runs past 1, where the fraction would wrap to an almost empty bar).
+pub fn time_bar_fraction(kind: &StateKind, t: f32) -> f32 {
+    let holds = matches!(kind, StateKind::Clip(c) if !c.looping);
+    if holds || (t >= 1.0 && t.fract() == 0.0) { t.clamp(0.0, 1.0) } else { t.fract().abs() }
+}
+
 fn colour(kind: &StateKind) -> Color32 {
     match kind {
         StateKind::Clip(_) => Color32::from_rgb(52, 73, 94),
@@ -402,20 +410,26 @@ pub fn show(
         let selected = doc.selection.has_state(i);
         let playing =
             playback.current.as_deref().is_some_and(|p| crate::live::path_shows(p, &prefix, &state.name));
-        if playing {
-            for (grow, alpha) in [(10.0, 40), (6.0, 70), (3.0, 120)] {
+        // The target of a running mix glows too, brighter as the mix goes on.
+        let mixing_in = playback
+            .target
+            .as_ref()
+            .filter(|(p, _)| !playing && crate::live::path_shows(p, &prefix, &state.name))
+            .map(|(_, progress)| progress.clamp(0.0, 1.0));
+        if playing || mixing_in.is_some() {
+            let strength = mixing_in.map_or(1.0, |p| 0.35 + 0.65 * p);
+            for (grow, alpha) in [(10.0, 40.0), (6.0, 70.0), (3.0, 120.0)] {
                 painter.rect_filled(
                     r.expand(grow * zoom),
                     CornerRadius::same(14),
-                    Color32::from_rgba_unmultiplied(120, 220, 255, alpha),
+                    Color32::from_rgba_unmultiplied(120, 220, 255, (alpha * strength) as u8),
                 );
             }
         }
         painter.rect_filled(r, CornerRadius::same(10), colour(&state.kind));
         if playing {
-            // Normalised time as a bar along the bottom edge (the fraction of the current loop).
-            let t = playback.normalised_time;
-            let fraction = if t >= 1.0 && t.fract() == 0.0 { 1.0 } else { t.fract().abs() };
+            // Normalised time as a bar along the bottom edge.
+            let fraction = time_bar_fraction(&state.kind, playback.normalised_time);
             let bar = Rect::from_min_size(
                 r.left_bottom() + vec2(8.0 * zoom, -6.0 * zoom),
                 vec2((r.width() - 16.0 * zoom) * fraction, 3.0 * zoom),
@@ -672,6 +686,18 @@ fn running_progress(playback: &crate::live::Playback, prefix: &str, from: &str, 
 mod tests {
     use super::*;
     use animgraph_runtime::graph::{GraphState, GraphTransition};
+
+    /// A non-looping clip's bar stays full through its exit mix (t past 1) instead of wrapping
+    /// to almost empty; looping states show the fraction of the current loop.
+    #[test]
+    fn a_held_clip_keeps_a_full_time_bar() {
+        let clip = |looping| StateKind::Clip(ClipState { clip: "jump".into(), looping });
+        assert_eq!(time_bar_fraction(&clip(false), 1.05), 1.0);
+        assert_eq!(time_bar_fraction(&clip(false), 0.4), 0.4);
+        assert!((time_bar_fraction(&clip(true), 1.25) - 0.25).abs() < 1e-6);
+        assert_eq!(time_bar_fraction(&clip(true), 2.0), 1.0);
+        assert_eq!(time_bar_fraction(&clip(true), 0.0), 0.0);
+    }
 
     fn views() -> Vec<View> {
         let mut out = Vec::new();

@@ -69,6 +69,28 @@ impl CharacterInfo {
         depth
     }
 
+    /// The nearest ancestor of `bone` that `mask` names, when the mask includes children: the
+    /// bone is in the mask through it.
+    pub fn included_through(&self, bone: usize, mask: &animgraph_runtime::BoneMask) -> Option<&str> {
+        if !mask.include_children {
+            return None;
+        }
+        let mut at = self.bones.get(bone).and_then(|b| b.parent);
+        let mut steps = 0;
+        while let Some(p) = at {
+            let parent = self.bones.get(p)?;
+            if mask.bones.contains(&parent.name) {
+                return Some(&parent.name);
+            }
+            steps += 1;
+            if steps > self.bones.len() {
+                return None;
+            }
+            at = parent.parent;
+        }
+        None
+    }
+
     /// The clips a graph names that this skeleton lacks.
     pub fn missing_clips(&self, graph: &animgraph_runtime::AnimationGraph) -> Vec<String> {
         let mut missing: Vec<String> =

@@ -77,11 +77,16 @@ pub struct Document {
     pub path: Option<PathBuf>,
     /// The graph.
     pub graph: AnimationGraph,
-    undo: Vec<AnimationGraph>,
-    redo: Vec<AnimationGraph>,
-    /// Bumped by every edit, undo and redo.
+    /// Earlier and undone graphs, each with its content id.
+    undo: Vec<(AnimationGraph, u64)>,
+    redo: Vec<(AnimationGraph, u64)>,
+    /// Bumped by every edit, undo and redo (a cache key: never goes back).
     pub version: u64,
-    saved_version: u64,
+    /// Names the graph's content: every edit makes a new id, undo and redo bring back the id
+    /// of the graph they restore, so undoing to the saved graph makes the document clean.
+    content: u64,
+    last_content: u64,
+    saved_content: u64,
     /// The layer shown.
     pub layer: usize,
     /// Sub-machine states entered from the layer's machine (breadcrumb).
@@ -134,7 +139,9 @@ impl Document {
             undo: Vec::new(),
             redo: Vec::new(),
             version: 0,
-            saved_version: 0,
+            content: 0,
+            last_content: 0,
+            saved_content: 0,
             layer: 0,
             nesting: Vec::new(),
             selection: Selection::None,
@@ -169,7 +176,7 @@ impl Document {
 
     /// Unsaved edits exist.
     pub fn dirty(&self) -> bool {
-        self.version != self.saved_version
+        self.content != self.saved_content
     }
 
     /// The machine the canvas shows (the layer's, or a sub-machine entered from it).
@@ -299,8 +306,14 @@ impl Document {
         self.push_undo();
     }
 
+    fn new_content(&mut self) {
+        self.last_content += 1;
+        self.content = self.last_content;
+    }
+
     fn push_undo(&mut self) {
-        self.undo.push(self.graph.clone());
+        self.undo.push((self.graph.clone(), self.content));
+        self.new_content();
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
         }
@@ -333,6 +346,7 @@ impl Document {
         } else {
             self.redo.clear();
             self.version += 1;
+            self.new_content();
         }
         f(&mut self.graph);
     }
@@ -356,8 +370,11 @@ impl Document {
     /// Undoes the last edit.
     pub fn undo(&mut self) {
         self.coalescing = None;
-        if let Some(previous) = self.undo.pop() {
-            self.redo.push(std::mem::replace(&mut self.graph, previous));
+        if let Some((previous, content)) = self.undo.pop() {
+            let current = std::mem::replace(&mut self.graph, previous);
+            self.redo.push((current, std::mem::replace(&mut self.content, content)));
+            // The last message may describe the edit just undone ("renamed state ...").
+            self.status = "undone (Ctrl+Shift+Z redoes it)".into();
             self.version += 1;
             self.repair_view();
         }
@@ -366,8 +383,10 @@ impl Document {
     /// Redoes the last undone edit.
     pub fn redo(&mut self) {
         self.coalescing = None;
-        if let Some(next) = self.redo.pop() {
-            self.undo.push(std::mem::replace(&mut self.graph, next));
+        if let Some((next, content)) = self.redo.pop() {
+            let current = std::mem::replace(&mut self.graph, next);
+            self.undo.push((current, std::mem::replace(&mut self.content, content)));
+            self.status = "redone".into();
             self.version += 1;
             self.repair_view();
         }
@@ -406,7 +425,7 @@ impl Document {
         let path = self.path.clone().ok_or("the graph has no file yet; use Save as")?;
         let text = mres::save_to_string(&self.graph);
         mres::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
-        self.saved_version = self.version;
+        self.saved_content = self.content;
         self.disk_text = Some(text);
         let errors = self
             .problems()
@@ -457,7 +476,7 @@ impl Document {
         let path = self.path.clone().unwrap_or_default();
         let loaded = mres::load_str_editable(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         self.edit_graph(|g| *g = loaded.graph);
-        self.saved_version = self.version;
+        self.saved_content = self.content;
         self.disk_text = Some(text);
         self.repair_view();
         self.status =
@@ -468,7 +487,7 @@ impl Document {
     /// Marks `text` as what is on disk without reloading (the user kept their version).
     pub fn keep_over_disk(&mut self, text: String) {
         self.disk_text = Some(text);
-        self.saved_version = u64::MAX; // dirty until saved over the disk's version
+        self.saved_content = u64::MAX; // dirty until saved over the disk's version
     }
 
     /// Whether the document's file is `path` (compared canonically when both exist).
@@ -895,6 +914,45 @@ mod tests {
                 }),
             ),
         ]
+    }
+
+    /// Undoing (or redoing) back to the saved graph makes the document clean again; an edit
+    /// after an undo (which drops the redo branch) never counts as saved.
+    #[test]
+    fn undoing_back_to_the_saved_graph_is_clean() {
+        let dir = scratch_dir("dirty");
+        let path = dir.join("gbot.mres");
+        std::fs::copy(asset("assets/characters/gbot/gbot.mres"), &path).unwrap();
+        let mut doc = Document::open(path).unwrap();
+        assert!(!doc.dirty());
+        let rename = |d: &mut Document, name: &str| {
+            let name = name.to_string();
+            d.edit_graph(move |g| g.layers[0].name = name);
+        };
+        rename(&mut doc, "One");
+        doc.save().unwrap();
+        assert!(!doc.dirty(), "clean after saving");
+        rename(&mut doc, "Two");
+        assert!(doc.dirty());
+        doc.undo();
+        assert!(!doc.dirty(), "undo back to the saved graph is clean");
+        doc.undo();
+        assert!(doc.dirty(), "undo past the save is dirty");
+        doc.redo();
+        assert!(!doc.dirty(), "redo back to the saved graph is clean");
+        doc.redo();
+        assert!(doc.dirty());
+        // Typing in one field (a coalesced edit) after the save is dirty, and clean when undone.
+        doc.undo();
+        doc.edit_graph_coalesced(7, |g| g.layers[0].name.push('x'));
+        doc.edit_graph_coalesced(7, |g| g.layers[0].name.push('y'));
+        assert!(doc.dirty());
+        doc.undo();
+        assert!(!doc.dirty());
+        // A different edit after the undo is not the saved graph, even at the same depth.
+        rename(&mut doc, "Three");
+        assert!(doc.dirty());
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -739,7 +739,7 @@ fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Optio
     match character {
         Some(character) => {
             ui.label(format!("Bones of {} (ticked: in the mask, with its weight)", character.name));
-            egui::ScrollArea::vertical().id_salt("mask-bones").max_height(240.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().id_salt("mask-bones").max_height(480.0).show(ui, |ui| {
                 for (b, bone) in character.bones.iter().enumerate() {
                     let depth = character.depth(b);
                     let mut inside = mask.bones.contains(&bone.name);
@@ -749,6 +749,10 @@ fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Optio
                             toggled = Some(bone.name.clone());
                         }
                         weight_field(ui, &bone.name);
+                        // In the mask through a ticked ancestor ("Include children").
+                        if !inside && let Some(through) = character.included_through(b, &mask) {
+                            ui.weak(format!("included with {through}"));
+                        }
                     });
                 }
             });

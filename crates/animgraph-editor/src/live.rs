@@ -228,10 +228,22 @@ impl Live {
                 self.error = None;
             }
             Err(e) => {
-                self.driver = None;
+                // A graph that is briefly invalid while being edited (a new clip state with no
+                // clip yet, a new empty layer) does not stop the preview: the last version that
+                // bound keeps playing (its parameters as they were) until this one binds. Only
+                // a new skeleton, or nothing bound yet, leaves nothing to play.
+                if character_changed {
+                    self.driver = None;
+                }
                 self.error = Some(e.to_string());
             }
         }
+    }
+
+    /// Whether the preview plays an earlier version of the graph because the current one does
+    /// not bind ([`error`](Self::error) says why).
+    pub fn stale(&self) -> bool {
+        self.error.is_some() && self.driver.is_some()
     }
 
     /// Advances one frame of `1/60` s on the next [`step`](Self::step), even while paused.
@@ -411,6 +423,40 @@ mod tests {
             back.current.as_deref() == Some("Move") && (heading_to_move || back.target.is_none()),
             "{back:?}"
         );
+    }
+
+    /// An edit that makes the graph briefly invalid (a new clip state without a clip) does not
+    /// stop the preview: the last version keeps playing, marked stale, until the graph binds.
+    #[test]
+    fn an_invalid_edit_keeps_the_last_version_playing() {
+        let mut doc = locomotion();
+        let mut live = Live::new();
+        live.sync(&doc);
+        live.fire("jump");
+        live.step(1.0 / 60.0);
+        let tick = live.player().unwrap().tick();
+        let added = doc
+            .add_state(
+                animgraph_runtime::graph::StateKind::Clip(animgraph_runtime::graph::ClipState::default()),
+                [0.0, 0.0],
+            )
+            .unwrap();
+        live.sync(&doc);
+        assert!(live.error.is_some(), "a clip state with no clip does not bind");
+        assert!(live.stale(), "the last version still plays");
+        for _ in 0..10 {
+            live.step(1.0 / 60.0);
+        }
+        assert_eq!(live.player().unwrap().tick(), tick + 10, "and keeps advancing");
+        doc.edit_machine(|m| {
+            if let animgraph_runtime::graph::StateKind::Clip(c) = &mut m.states[added].kind {
+                c.clip = "idle".into();
+            }
+        });
+        live.sync(&doc);
+        assert_eq!(live.error, None, "fixed: it binds again");
+        assert!(!live.stale());
+        assert_eq!(live.player().unwrap().tick(), tick + 10, "keeping its clock");
     }
 
     #[test]

@@ -84,8 +84,12 @@ pub fn live_controls(ui: &mut egui::Ui, doc: &Document, live: &mut Live) {
     ui.heading("Live");
     crate::preview::controls(ui, live);
     if let Some(error) = &live.error {
-        ui.colored_label(egui::Color32::from_rgb(230, 120, 100), format!("Cannot play: {error}"));
-        return;
+        let red = egui::Color32::from_rgb(230, 120, 100);
+        if !live.stale() {
+            ui.colored_label(red, format!("Cannot play: {error}"));
+            return;
+        }
+        ui.colored_label(red, format!("Playing the last version that worked; this one cannot play: {error}"));
     }
     let mut fire = None;
     egui::Grid::new("live-controls").num_columns(2).show(ui, |ui| {

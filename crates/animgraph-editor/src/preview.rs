@@ -33,8 +33,9 @@ pub fn controls(ui: &mut egui::Ui, live: &mut Live) {
         if ui.button("Restart").clicked() {
             live.restart();
         }
-        let label = ui.label("speed");
-        ui.add(egui::Slider::new(&mut live.speed, 0.05..=2.0).logarithmic(true).max_decimals(2))
+        // "Playback", not "speed": graphs have speed parameters listed right below.
+        let label = ui.label("Playback").on_hover_text("How fast the preview runs (1 = real time)");
+        ui.add(egui::Slider::new(&mut live.speed, 0.05..=2.0).logarithmic(true).max_decimals(2).suffix("x"))
             .labelled_by(label.id);
     });
 }
@@ -54,11 +55,16 @@ pub fn show(
         return;
     };
     if !live.has_character() {
-        ui.colored_label(
-            egui::Color32::from_rgb(230, 120, 100),
-            "The graph does not play on this skeleton (see Live).",
-        );
+        let why = live.error.as_deref().unwrap_or("it has not bound yet");
+        ui.colored_label(egui::Color32::from_rgb(230, 120, 100), format!("Nothing to play: {why}"));
         return;
+    }
+    if live.stale() {
+        // Banner: the picture is of the last version that bound.
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 170, 90),
+            "Showing the last version that played: fix the graph (see Problems) to see this one.",
+        );
     }
     ui.horizontal(|ui| {
         ui.checkbox(&mut preview.view.bones, "bones");

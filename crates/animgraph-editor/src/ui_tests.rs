@@ -548,3 +548,58 @@ fn motion_quality_fields_are_edited_in_the_inspector_and_undo() {
     assert_eq!(windows.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(), ["invulnerable", "window1"]);
     assert!(animgraph_runtime::graph::validate(&doc(&h).graph).is_empty());
 }
+
+/// The status line: a failed open's message goes once a graph opens; an undone rename is not
+/// still reported; a save is confirmed; the tab's `*` goes when the edits are undone back to
+/// the saved graph.
+#[test]
+fn the_status_line_and_the_dirty_marker_follow_what_happened() {
+    let copy = scratch_copy("status");
+    let mut h = harness(Editor::new(vec![copy.with_file_name("missing.mres")], Settings::default()));
+    let failed = h.state().status_line();
+    assert!(failed.contains("missing.mres"), "{failed}");
+    h.state_mut().open(copy.clone());
+    h.run_steps(2);
+    let opened = h.state().status_line();
+    assert!(opened.starts_with("opened "), "{opened}");
+    h.get_by_label(&opened);
+    let a = h.state().active;
+    let state = doc(&h).machine().unwrap().states[0].name.clone();
+    h.state_mut().tabs[a].doc.rename_state(0, "Renamed").unwrap();
+    h.run_steps(2);
+    h.get_by_label("gbot.mres *");
+    h.state_mut().tabs[a].doc.undo();
+    h.run_steps(2);
+    let undone = h.state().status_line();
+    assert!(!undone.contains("Renamed") && undone.starts_with("undone"), "{undone}");
+    assert_eq!(doc(&h).machine().unwrap().states[0].name, state);
+    h.get_by_label("gbot.mres");
+    assert!(!doc(&h).dirty(), "undone back to the opened graph");
+    h.state_mut().tabs[a].doc.rename_state(0, "Saved").unwrap();
+    h.state_mut().save();
+    h.run_steps(2);
+    let saved = h.state().status_line();
+    assert!(saved.starts_with("saved "), "{saved}");
+    h.get_by_label(&saved);
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap());
+}
+
+/// With "Include children", the bone list shows which bones the mask takes in through a ticked
+/// ancestor.
+#[test]
+fn bones_in_the_mask_through_an_ancestor_say_so() {
+    let copy = scratch_copy("mask");
+    let assets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/gbot");
+    std::fs::copy(assets.join("gbot.mskel"), copy.with_extension("mskel")).unwrap();
+    let mut h = open(copy.clone());
+    assert!(h.state().tabs[0].character.is_some(), "the skeleton beside the graph loaded");
+    h.state_mut().tabs[0].doc.layer = 1; // UpperBody: its mask ticks LeftArm
+    h.state_mut().tabs[0].doc.edit_graph(|g| g.layers[1].mask.as_mut().unwrap().include_children = false);
+    h.run_steps(3);
+    assert_eq!(h.query_all_by_label("included with LeftArm").count(), 0, "children not included");
+    h.state_mut().tabs[0].doc.edit_graph(|g| g.layers[1].mask.as_mut().unwrap().include_children = true);
+    h.run_steps(3);
+    // LeftForearm and LeftHand, through LeftArm.
+    assert_eq!(h.query_all_by_label("included with LeftArm").count(), 2);
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap());
+}

@@ -3,13 +3,20 @@
 //! bench`'s figures), [`PerThread`] also counts per thread (a thread-local add more), so the
 //! parallel test harness cannot disturb a zero-allocation test.
 //!
-//! ```ignore
-//! #[global_allocator]
-//! static GLOBAL: animgraph_test_support::counting::PerThread = animgraph_test_support::counting::PerThread;
+//! ```
+//! use animgraph_test_support::counting::{PerThread, thread_allocations};
 //!
-//! let before = animgraph_test_support::counting::thread_allocations();
-//! // ... the code that must not allocate ...
-//! assert_eq!(animgraph_test_support::counting::thread_allocations(), before);
+//! #[global_allocator]
+//! static GLOBAL: PerThread = PerThread;
+//!
+//! fn main() {
+//!     let before = thread_allocations();
+//!     let sum: u32 = [1, 2, 3].iter().sum(); // the code that must not allocate
+//!     assert_eq!(thread_allocations(), before);
+//!     let grown: Vec<u32> = vec![sum; 8]; // this one does
+//!     assert!(thread_allocations() > before);
+//!     drop(grown);
+//! }
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
