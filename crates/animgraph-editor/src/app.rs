@@ -421,8 +421,13 @@ impl Editor {
         ui.horizontal(|ui| {
             let mut close = None;
             for i in 0..self.tabs.len() {
-                let title = self.tabs[i].doc.title();
-                if ui.selectable_label(i == self.active, &title).clicked() {
+                let title = self.tab_title(i);
+                let full = self.tabs[i]
+                    .doc
+                    .path
+                    .as_ref()
+                    .map_or("not saved yet".into(), |p| p.display().to_string());
+                if ui.selectable_label(i == self.active, &title).on_hover_text(full).clicked() {
                     self.active = i;
                 }
                 let x = ui.small_button("x").on_hover_text("Close (Ctrl+W)");
@@ -510,6 +515,21 @@ impl Editor {
             }
         });
         ui.label(self.status_line());
+    }
+
+    /// Tab `i`'s title: the file name (with `*` when unsaved), and its folder's name when
+    /// another tab has a file of the same name.
+    pub fn tab_title(&self, i: usize) -> String {
+        let Some(doc) = self.tabs.get(i).map(|t| &t.doc) else { return String::new() };
+        let name = |d: &Document| d.path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_os_string());
+        let mine = name(doc);
+        let shared =
+            mine.is_some() && self.tabs.iter().enumerate().any(|(j, t)| j != i && name(&t.doc) == mine);
+        let folder = doc.path.as_ref().and_then(|p| p.parent()).and_then(|p| p.file_name());
+        match (shared, folder) {
+            (true, Some(folder)) => format!("{} ({})", doc.title(), folder.to_string_lossy()),
+            _ => doc.title(),
+        }
     }
 
     /// The status line: an editor-wide message (a file that did not open, settings that did not

@@ -68,6 +68,34 @@ pub fn name_widget(ui: &egui::Ui, response: &egui::Response, name: &str) {
     ui.ctx().accesskit_node_builder(response.id, |node| node.set_label(name));
 }
 
+/// What a transition or state field does, shown when the pointer rests on it.
+pub fn field_help(label: &str) -> Option<&'static str> {
+    Some(match label {
+        "Duration" => {
+            "How long the mix into the target takes, in seconds. Off: the graph's Mixes (per clip or state pair) or its default mix."
+        }
+        "Exit time" => {
+            "The transition may fire only once the source has played this far (normalised: 1 = one play-through; 2.5 = halfway through the third loop). Off: any time."
+        }
+        "Offset" => "Where the target starts, as a fraction of its length (0 = its beginning).",
+        "Interrupt" => {
+            "Which transitions may cut this one while it mixes: None (not even * ones), Source (the source state's and *), Target (the target state's and *), Both (all of them, by priority then list order)."
+        }
+        "Curve" => "The shape of the mix over its duration: linear, or eased in, out, or both.",
+        "Blend" => {
+            "Crossfade samples both states and crosses their weights over Duration. Inertial plays only the target and decays the difference from the previous pose to zero (continuous in value and velocity; one state sampled)."
+        }
+        "Sync" => {
+            "None: the target starts at Offset. Markers: at the phase matching the source's last passed sync marker (feet stay in step); at Offset when either has no markers."
+        }
+        "Priority" => {
+            "When several transitions can fire in the same frame, the highest priority wins (then the order in the list)."
+        }
+        "Speed" => "How fast this state plays (1 = the clip's own speed).",
+        _ => return None,
+    })
+}
+
 /// A labelled number; returns the new value while it changes.
 fn number(
     ui: &mut egui::Ui,
@@ -78,8 +106,13 @@ fn number(
 ) -> Option<f32> {
     let mut v = value;
     ui.horizontal(|ui| {
+        let help = field_help(label);
         let label = ui.label(label);
-        ui.add(egui::DragValue::new(&mut v).range(range).speed(speed)).labelled_by(label.id);
+        let field = ui.add(egui::DragValue::new(&mut v).range(range).speed(speed)).labelled_by(label.id);
+        if let Some(help) = help {
+            label.on_hover_text(help);
+            field.on_hover_text(help);
+        }
     });
     (v != value).then_some(v)
 }
@@ -96,7 +129,7 @@ fn optional_number(
     let mut on = value >= 0.0;
     let mut v = value.max(0.0);
     ui.horizontal(|ui| {
-        ui.checkbox(&mut on, label).on_hover_text(off);
+        ui.checkbox(&mut on, label).on_hover_text(field_help(label).unwrap_or(off));
         if on {
             let label_id = ui.label(unit).id;
             ui.add(egui::DragValue::new(&mut v).range(0.0..=max).speed(0.01)).labelled_by(label_id);
@@ -116,11 +149,14 @@ fn choose<T: Copy + PartialEq>(
     name: fn(T) -> String,
 ) -> Option<T> {
     let mut v = value;
-    egui::ComboBox::from_label(label).selected_text(name(value)).show_ui(ui, |ui| {
+    let combo = egui::ComboBox::from_label(label).selected_text(name(value)).show_ui(ui, |ui| {
         for &option in all {
             ui.selectable_value(&mut v, option, name(option));
         }
     });
+    if let Some(help) = field_help(label) {
+        combo.response.on_hover_text(help);
+    }
     (v != value).then_some(v)
 }
 
@@ -548,8 +584,9 @@ fn transition(ui: &mut egui::Ui, doc: &mut Document, machine: &GraphMachine, i: 
     }
     let mut priority = t.priority;
     ui.horizontal(|ui| {
-        let label = ui.label("Priority");
-        ui.add(egui::DragValue::new(&mut priority)).labelled_by(label.id);
+        let help = field_help("Priority").unwrap_or_default();
+        let label = ui.label("Priority").on_hover_text(help);
+        ui.add(egui::DragValue::new(&mut priority)).labelled_by(label.id).on_hover_text(help);
     });
     if priority != t.priority {
         doc.edit_machine_coalesced(key(("priority", i)), |m| m.transitions[i].priority = priority);

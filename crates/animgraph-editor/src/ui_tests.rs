@@ -603,3 +603,41 @@ fn bones_in_the_mask_through_an_ancestor_say_so() {
     assert_eq!(h.query_all_by_label("included with LeftArm").count(), 2);
     let _ = std::fs::remove_dir_all(copy.parent().unwrap());
 }
+
+/// Two tabs of files with the same name say which folder each is in.
+#[test]
+fn tabs_of_files_with_the_same_name_show_their_folders() {
+    let first = scratch_copy("same-name-a");
+    let second = scratch_copy("same-name-b");
+    let mut h = open(first.clone());
+    h.state_mut().open(second.clone());
+    h.run_steps(3);
+    let folder = |p: &PathBuf| p.parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
+    h.get_by_label(&format!("gbot.mres ({})", folder(&first)));
+    h.get_by_label(&format!("gbot.mres ({})", folder(&second)));
+    // Alone again, the plain name.
+    h.state_mut().close(1);
+    h.run_steps(3);
+    h.get_by_label("gbot.mres");
+    for p in [first, second] {
+        let _ = std::fs::remove_dir_all(p.parent().unwrap());
+    }
+}
+
+/// Resting the pointer on a transition's Interrupt, Offset or Priority explains the field.
+#[test]
+fn transition_fields_explain_themselves() {
+    let mut h = open(scratch_copy("help"));
+    let index = 0;
+    h.state_mut().tabs[0].doc.selection = Selection::Transition(index);
+    h.run_steps(3);
+    for field in ["Offset", "Priority", "Interrupt"] {
+        let help = crate::inspector::field_help(field).unwrap();
+        let at = h.get_by_label(field).rect().center();
+        h.hover_at(at);
+        h.run_steps(12); // tooltips show after a short rest
+        assert!(h.query_by_label(help).is_some(), "{field}: no tooltip");
+        h.hover_at(Pos2::new(5.0, 5.0));
+        h.run_steps(3);
+    }
+}
