@@ -416,6 +416,14 @@ impl Editor {
             if ui.button("Frame all").on_hover_text("F over the canvas").clicked() {
                 tab.frame_next = 1;
             }
+            if ui
+                .button("Arrange")
+                .on_hover_text("Lay the states out in layers from the entry state (undoable)")
+                .clicked()
+                && tab.doc.arrange()
+            {
+                tab.frame_next = 1;
+            }
         });
         // Tabs.
         ui.horizontal(|ui| {

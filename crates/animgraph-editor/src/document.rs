@@ -125,7 +125,18 @@ impl Document {
             (0, w) => format!("opened {} with {w} warning(s)", path.display()),
             (e, _) => format!("opened {}: it has {e} error(s), listed in Problems", path.display()),
         };
-        let mut doc = Document::new(loaded.graph, Some(path.clone()), status);
+        let mut graph = loaded.graph;
+        // A file written without editor positions (by hand, by another tool) would pile its
+        // states up at the origin: lay those machines out (saved with the next save).
+        let arranged = crate::layout::arrange_piled_up(graph.layers.iter_mut().map(|l| &mut l.machine));
+        let status = if arranged > 0 {
+            format!(
+                "{status}; laid out {arranged} machine(s) whose states had no positions (all on one spot)"
+            )
+        } else {
+            status
+        };
+        let mut doc = Document::new(graph, Some(path.clone()), status);
         doc.disk_text = Some(text);
         doc.watch = Some(FileWatch::new_default(path));
         Ok(doc)
@@ -598,6 +609,23 @@ impl Document {
         }
     }
 
+    /// Lays the shown machine's states out in layers from its entry (one undo step); returns
+    /// whether there was anything to arrange.
+    pub fn arrange(&mut self) -> bool {
+        let Some(machine) = self.machine() else { return false };
+        if machine.states.is_empty() {
+            return false;
+        }
+        let positions = crate::layout::layered(machine);
+        self.edit_machine(|m| {
+            for (state, position) in m.states.iter_mut().zip(positions) {
+                state.editor_position = position;
+            }
+        });
+        self.status = "arranged the states in layers from the entry (Ctrl+Z undoes it)".into();
+        true
+    }
+
     /// Selects every state of the shown machine.
     pub fn select_all(&mut self) {
         let n = self.machine().map_or(0, |m| m.states.len());
@@ -914,6 +942,20 @@ mod tests {
                 }),
             ),
         ]
+    }
+
+    /// Arrange lays the shown machine out without overlaps as one undo step.
+    #[test]
+    fn arrange_is_one_undoable_step() {
+        let mut doc = gbot();
+        doc.add_state(StateKind::Clip(ClipState::default()), [5.0, 5.0]); // on top of Move
+        assert!(crate::layout::overlapping(doc.machine().unwrap()));
+        let before = doc.graph.clone();
+        assert!(doc.arrange());
+        assert!(!crate::layout::overlapping(doc.machine().unwrap()));
+        assert!(doc.dirty());
+        doc.undo();
+        assert_eq!(doc.graph, before);
     }
 
     /// Undoing (or redoing) back to the saved graph makes the document clean again; an edit

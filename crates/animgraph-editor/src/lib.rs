@@ -31,6 +31,7 @@ pub mod debug;
 pub mod document;
 pub mod files;
 pub mod inspector;
+pub mod layout;
 pub mod live;
 pub mod parameters;
 pub mod preview;
