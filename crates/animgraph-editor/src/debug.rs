@@ -244,12 +244,21 @@ pub fn panel(ui: &mut egui::Ui, debugger: &mut Debugger, uid: &str) {
             debugger.connect();
         }
     });
-    ui.weak(&debugger.status);
+    // The connection is shared by every tab: a tab whose graph the attached character does not
+    // play says so instead of repeating "attached".
+    match &debugger.attached {
+        Some(a) if a.graph_uid != uid => {
+            ui.weak(format!("attached to {} in another tab's graph ({})", a.name, a.graph_uid));
+        }
+        _ => {
+            ui.weak(&debugger.status);
+        }
+    }
     if !debugger.connected() {
         return;
     }
     let matching: Vec<InstanceInfo> = debugger.matching(uid).into_iter().cloned().collect();
-    if matching.is_empty() {
+    if matching.is_empty() && debugger.attached.is_none() {
         ui.label(format!("None of its {} characters plays this graph.", debugger.instances.len()));
     }
     for instance in &matching {

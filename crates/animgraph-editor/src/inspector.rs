@@ -35,7 +35,8 @@ pub fn committed_text(
     committed_text_sized(ui, salt, label, value, width)
 }
 
-/// [`committed_text`] with a field at most `width` wide.
+/// [`committed_text`] with a field at most `width` wide. Enter or leaving the field commits;
+/// Escape cancels.
 pub fn committed_text_sized(
     ui: &mut egui::Ui,
     salt: impl std::hash::Hash + std::fmt::Debug,
@@ -55,6 +56,10 @@ pub fn committed_text_sized(
             return;
         }
         ui.data_mut(|d| d.remove::<String>(id));
+        // Escape cancels the edit (egui drops the focus on Escape: that must not commit).
+        if response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            return;
+        }
         // Leaving the field commits; so does a value set without focus (assistive technology).
         if (response.lost_focus() || response.changed()) && buffer != value {
             out = Some(buffer.clone());

@@ -641,3 +641,66 @@ fn transition_fields_explain_themselves() {
         h.run_steps(3);
     }
 }
+
+/// Escape in a text field cancels the edit; Enter commits it.
+#[test]
+fn escape_cancels_a_text_edit() {
+    let mut h = open(scratch_copy("escape"));
+    let field = || By::new().value("Base").role(Role::TextInput);
+    let type_into = |h: &mut Harness<'_, Editor>, text: &str, key: egui::Key| {
+        h.get(field()).focus();
+        h.run_steps(1);
+        h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+        h.run_steps(1);
+        h.event(Event::Text(text.to_string()));
+        h.run_steps(1);
+        h.key_press(key);
+        h.run_steps(3);
+    };
+    type_into(&mut h, "Typo", egui::Key::Escape);
+    assert_eq!(doc(&h).graph.layers[0].name, "Base", "Escape committed the edit");
+    assert!(!doc(&h).dirty());
+    type_into(&mut h, "Ground", egui::Key::Enter);
+    assert_eq!(doc(&h).graph.layers[0].name, "Ground");
+}
+
+/// Attached to a game character from one tab, another tab (a different graph) says where the
+/// attachment is instead of both "attached" and "none of its characters plays this graph".
+#[test]
+fn other_tabs_name_the_attachment_elsewhere() {
+    let assets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    let locomotion = animgraph_runtime::mres::load_file(assets.join("graphs/locomotion.mres")).unwrap().graph;
+    let mut backend = animgraph_runtime::script::RecordingBackend::with_clips(&[
+        ("idle", 1.0, true),
+        ("walk", 1.0, true),
+        ("run", 1.0, true),
+        ("jump", 0.5, false),
+    ]);
+    let player = animgraph_runtime::AnimationGraphPlayer::bind(&locomotion, &mut backend).unwrap();
+    let server = animgraph_runtime::link::LinkServer::bind(([127, 0, 0, 1], 0).into(), "test game").unwrap();
+    let id = server.register("Runner", &player, &locomotion.uid, None);
+    let mut h = harness(Editor::new(
+        vec![assets.join("graphs/locomotion.mres"), scratch_copy("other-tab")],
+        Settings::default(),
+    ));
+    h.state_mut().debugger.address = server.local_addr().to_string();
+    h.state_mut().debugger.connect();
+    let begin = std::time::Instant::now();
+    while h.state().debugger.instances.is_empty() {
+        assert!(begin.elapsed() < std::time::Duration::from_secs(20), "no instances");
+        server.publish(id, &player);
+        h.run_steps(1);
+    }
+    h.state_mut().active = 0;
+    h.state_mut().debugger.attach(id);
+    while h.state().debugger.attached.is_none() {
+        assert!(begin.elapsed() < std::time::Duration::from_secs(20), "never attached");
+        server.publish(id, &player);
+        h.run_steps(1);
+    }
+    h.state_mut().active = 1; // the GBot graph
+    h.run_steps(3);
+    let elsewhere = format!("attached to Runner in another tab's graph ({})", locomotion.uid);
+    h.get_by_label(&elsewhere);
+    assert!(h.query_by_label_contains("None of its").is_none());
+}
