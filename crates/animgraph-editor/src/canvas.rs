@@ -206,6 +206,51 @@ pub fn parallel_order(machine: &GraphMachine, from: &str, to: &str) -> Vec<usize
     same
 }
 
+/// State names: 14 px at zoom 1, never under 12 px while the boxes are big enough to hold
+/// them (zoom 0.5 and up), scaling freely below that (names are hidden under zoom 0.25).
+pub fn name_size(zoom: f32) -> f32 {
+    let size = 14.0 * zoom;
+    if zoom >= 0.5 { size.max(12.0) } else { size }
+}
+
+/// Graph units between grid lines (every fifth line is brighter).
+pub const GRID: f32 = 50.0;
+
+/// A grid behind the states, in graph space (so it pans and zooms with them); lines closer
+/// than 8 px are skipped.
+fn paint_grid(painter: &egui::Painter, rect: Rect, view: &View) {
+    let step = GRID * view.zoom;
+    if step < 8.0 {
+        return;
+    }
+    let centre = rect.center();
+    let origin = view.to_screen(centre, [0.0, 0.0]);
+    let first = |from: f32, o: f32| ((from - o) / step).floor() as i64;
+    let (minor, major) = (Color32::from_rgb(36, 38, 45), Color32::from_rgb(45, 48, 57));
+    let mut k = first(rect.left(), origin.x);
+    loop {
+        let x = origin.x + k as f32 * step;
+        if x > rect.right() {
+            break;
+        }
+        let colour = if k.rem_euclid(5) == 0 { major } else { minor };
+        painter
+            .line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(1.0, colour));
+        k += 1;
+    }
+    let mut k = first(rect.top(), origin.y);
+    loop {
+        let y = origin.y + k as f32 * step;
+        if y > rect.bottom() {
+            break;
+        }
+        let colour = if k.rem_euclid(5) == 0 { major } else { minor };
+        painter
+            .line_segment([Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)], Stroke::new(1.0, colour));
+        k += 1;
+    }
+}
+
 /// What the canvas asks of the rest of the editor.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CanvasOutput {
@@ -227,6 +272,7 @@ pub fn show(
     let rect = response.rect;
     let centre = rect.center();
     painter.rect_filled(rect, 0.0, Color32::from_rgb(30, 32, 38));
+    paint_grid(&painter, rect, view);
     let Some(machine) = doc.machine().cloned() else {
         painter.text(
             rect.center(),
@@ -293,7 +339,8 @@ pub fn show(
     let readable = zoom >= 0.3;
 
     // Transitions: arrows with their condition summary; parallel ones drawn apart, by priority.
-    let font = FontId::proportional(11.0 * zoom.clamp(0.7, 1.4));
+    // Transition labels: readable at the default zoom (at least 11 px), growing to 15 px.
+    let font = FontId::proportional((11.0 * zoom).clamp(11.0, 15.0));
     let mut clicked_transition = None;
     let mut hovered_transition = None;
     let hover = response.hover_pos();
@@ -391,7 +438,7 @@ pub fn show(
             r.center(),
             Align2::CENTER_CENTER,
             text,
-            FontId::proportional(14.0 * zoom),
+            FontId::proportional(name_size(zoom)),
             Color32::WHITE,
         );
     }
@@ -459,7 +506,7 @@ pub fn show(
                 r.center() + vec2(10.0 * zoom, 0.0),
                 Align2::CENTER_CENTER,
                 &state.name,
-                FontId::proportional(14.0 * zoom),
+                FontId::proportional(name_size(zoom)),
                 Color32::WHITE,
             );
         }
@@ -689,6 +736,16 @@ mod tests {
 
     /// A non-looping clip's bar stays full through its exit mix (t past 1) instead of wrapping
     /// to almost empty; looping states show the fraction of the current loop.
+    /// State names stay readable (12 px or more) from zoom 0.5 up and scale with zoom.
+    #[test]
+    fn state_names_have_a_readable_minimum() {
+        assert_eq!(name_size(0.6), 12.0);
+        assert_eq!(name_size(1.0), 14.0);
+        assert_eq!(name_size(2.0), 28.0);
+        assert!(name_size(0.3) < 12.0);
+        assert!((0..20).all(|k| name_size(0.5 + k as f32 * 0.1) >= 12.0));
+    }
+
     #[test]
     fn a_held_clip_keeps_a_full_time_bar() {
         let clip = |looping| StateKind::Clip(ClipState { clip: "jump".into(), looping });
