@@ -10,7 +10,8 @@
 //! | wheel | zooms around the cursor |
 //! | double-click a sub-machine | enters it (the breadcrumb goes back) |
 //! | double-click a blend space | opens its blend space editor |
-//! | right-click | adds states (background); entry, duplicate, delete (state) |
+//! | right-click | adds states, pastes (background); entry, duplicate, copy, cut, delete (state) |
+//! | Ctrl+C / Ctrl+X / Ctrl+V | copy, cut, paste states (with the transitions among them and the parameters they use; across tabs) |
 //! | Delete, Ctrl+D, Ctrl+A, F | delete, duplicate, select all, frame all |
 
 use std::collections::HashMap;
@@ -568,6 +569,19 @@ pub fn show(
                 doc.duplicate_selection();
                 ui.close();
             }
+            if ui.button("Copy").on_hover_text("Ctrl+C; paste in any machine or tab").clicked() {
+                if let Some(clip) = doc.copy_selection() {
+                    doc.status = format!("copied {} state(s)", clip.states.len());
+                    keep_clip(ui, clip);
+                }
+                ui.close();
+            }
+            if ui.button("Cut").on_hover_text("Ctrl+X").clicked() {
+                if let Some(clip) = doc.cut_selection() {
+                    keep_clip(ui, clip);
+                }
+                ui.close();
+            }
             if ui.button("Delete").clicked() {
                 doc.delete_selection();
                 ui.close();
@@ -661,6 +675,13 @@ pub fn show(
             }
         }
         ui.separator();
+        let clip = ui.ctx().data(|d| d.get_temp::<crate::document::Clipboard>(clipboard_id()));
+        if ui.add_enabled(clip.is_some(), egui::Button::new("Paste")).on_hover_text("Ctrl+V").clicked() {
+            if let Some(clip) = clip {
+                doc.paste(&clip);
+            }
+            ui.close();
+        }
         if ui.button("Select all").clicked() {
             doc.select_all();
             ui.close();
@@ -690,8 +711,56 @@ pub fn show(
         if frame {
             frame_all(view, &machine, rect.size(), nested);
         }
+        clipboard_keys(ui, doc);
     }
     output
+}
+
+/// Where the editor keeps copied states: in egui's memory, so every tab shares it.
+fn clipboard_id() -> egui::Id {
+    egui::Id::unique("animgraph-state-clipboard")
+}
+
+/// The text put on the system clipboard with a copy (Ctrl+V only arrives as a paste event when
+/// the system clipboard holds text); a paste whose text starts with it pastes the states.
+pub const CLIPBOARD_MARK: &str = "animgraph states:";
+
+/// Keeps copied states for pasting (and marks the system clipboard, see [`CLIPBOARD_MARK`]).
+fn keep_clip(ui: &egui::Ui, clip: crate::document::Clipboard) {
+    let names: Vec<&str> = clip.states.iter().map(|s| s.name.as_str()).collect();
+    ui.ctx().copy_text(format!("{CLIPBOARD_MARK} {}", names.join(", ")));
+    ui.ctx().data_mut(|d| d.insert_temp(clipboard_id(), clip));
+}
+
+/// Ctrl+C, Ctrl+X, Ctrl+V on the canvas: states with the transitions among them, between
+/// machines, layers and tabs.
+fn clipboard_keys(ui: &mut egui::Ui, doc: &mut Document) {
+    let (copy, cut, paste) = ui.input_mut(|i| {
+        let copy = i.events.iter().any(|e| matches!(e, egui::Event::Copy))
+            | i.consume_key(egui::Modifiers::COMMAND, egui::Key::C);
+        let cut = i.events.iter().any(|e| matches!(e, egui::Event::Cut))
+            | i.consume_key(egui::Modifiers::COMMAND, egui::Key::X);
+        let paste =
+            i.events.iter().any(|e| matches!(e, egui::Event::Paste(t) if t.starts_with(CLIPBOARD_MARK)))
+                | i.consume_key(egui::Modifiers::COMMAND, egui::Key::V);
+        (copy, cut, paste)
+    });
+    let clip = if cut {
+        doc.cut_selection()
+    } else if copy {
+        doc.copy_selection()
+    } else {
+        None
+    };
+    if let Some(clip) = clip {
+        if !cut {
+            doc.status = format!("copied {} state(s)", clip.states.len());
+        }
+        keep_clip(ui, clip);
+    }
+    if paste && let Some(clip) = ui.ctx().data(|d| d.get_temp::<crate::document::Clipboard>(clipboard_id())) {
+        doc.paste(&clip);
+    }
 }
 
 fn clip_to_rect(r: Rect, from: Pos2, direction: Vec2) -> Pos2 {

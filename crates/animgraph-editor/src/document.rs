@@ -106,6 +106,18 @@ pub struct Document {
     watch: Option<FileWatch>,
 }
 
+/// States copied from a machine with the transitions among them and the parameters they use;
+/// pasted into any machine of any graph (the editor keeps one for all its tabs).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Clipboard {
+    /// The states, as copied.
+    pub states: Vec<GraphState>,
+    /// Transitions whose both ends are among the states.
+    pub transitions: Vec<GraphTransition>,
+    /// The parameters the states and transitions name.
+    pub parameters: Vec<GraphParameter>,
+}
+
 /// Most undo steps kept.
 pub const UNDO_LIMIT: usize = 200;
 
@@ -556,42 +568,109 @@ impl Document {
     /// Copies the selected states (unique names, offset by [`DUPLICATE_OFFSET`]) with the
     /// transitions among them, and selects the copies.
     pub fn duplicate_selection(&mut self) {
-        let Some(machine) = self.machine().cloned() else { return };
-        let originals: Vec<usize> =
+        if let Some(clip) = self.copy_selection() {
+            self.paste(&clip);
+        }
+    }
+
+    /// The selected states of the shown machine, the transitions among them and the
+    /// parameters they use, for [`paste`](Self::paste) here or into another graph.
+    pub fn copy_selection(&self) -> Option<Clipboard> {
+        let machine = self.machine()?;
+        let picked: Vec<usize> =
             self.selection.states().iter().copied().filter(|&i| i < machine.states.len()).collect();
-        if originals.is_empty() {
+        if picked.is_empty() {
+            return None;
+        }
+        let states: Vec<GraphState> = picked.iter().map(|&i| machine.states[i].clone()).collect();
+        let inside = |name: &str| states.iter().any(|s| s.name == name);
+        let transitions: Vec<GraphTransition> =
+            machine.transitions.iter().filter(|t| inside(&t.from) && inside(&t.to)).cloned().collect();
+        // The parameters they name (conditions, blend spaces, speed parameters), found by the
+        // runtime's own reference search on a graph of just these states.
+        let probe = AnimationGraph {
+            layers: vec![GraphLayer {
+                machine: GraphMachine {
+                    states: states.clone(),
+                    transitions: transitions.clone(),
+                    entry: String::new(),
+                },
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let parameters = self
+            .graph
+            .parameters
+            .iter()
+            .filter(|p| !probe.parameter_references(&p.name).is_empty())
+            .cloned()
+            .collect();
+        Some(Clipboard { states, transitions, parameters })
+    }
+
+    /// Copies the selection, then deletes it (one undo step for the delete).
+    pub fn cut_selection(&mut self) -> Option<Clipboard> {
+        let clip = self.copy_selection()?;
+        self.delete_selection();
+        self.status = format!("cut {} state(s)", clip.states.len());
+        Some(clip)
+    }
+
+    /// Adds copied states (and the transitions among them) to the shown machine as one undo
+    /// step, selected. A name already taken gets " copy" (numbered when needed) and the
+    /// pasted states shift by [`DUPLICATE_OFFSET`] so they do not hide the originals; the
+    /// parameters they use that this graph lacks are added.
+    pub fn paste(&mut self, clip: &Clipboard) {
+        let Some(machine) = self.machine().cloned() else { return };
+        if clip.states.is_empty() {
             return;
         }
+        let clash = clip.states.iter().any(|s| machine.state(&s.name).is_some());
         let mut scratch = machine.clone();
         let mut renamed = Vec::new();
-        for &i in &originals {
-            let mut copy = machine.states[i].clone();
-            let base = format!("{} copy", copy.name);
-            copy.name = scratch.unique_state_name(&base);
-            copy.editor_position = [
-                copy.editor_position[0] + DUPLICATE_OFFSET[0],
-                copy.editor_position[1] + DUPLICATE_OFFSET[1],
-            ];
-            renamed.push((machine.states[i].name.clone(), copy.name.clone()));
+        for state in &clip.states {
+            let mut copy = state.clone();
+            if scratch.state(&copy.name).is_some() {
+                copy.name = scratch.unique_state_name(&format!("{} copy", copy.name));
+            }
+            if clash {
+                copy.editor_position = [
+                    copy.editor_position[0] + DUPLICATE_OFFSET[0],
+                    copy.editor_position[1] + DUPLICATE_OFFSET[1],
+                ];
+            }
+            renamed.push((state.name.clone(), copy.name.clone()));
             scratch.states.push(copy);
         }
         let new_name = |old: &str| renamed.iter().find(|(o, _)| o == old).map(|(_, n)| n.clone());
-        let copies: Vec<GraphTransition> = machine
+        let copies: Vec<GraphTransition> = clip
             .transitions
             .iter()
             .filter_map(|t| {
-                let (from, to) = (new_name(&t.from)?, new_name(&t.to)?);
-                Some(GraphTransition { from, to, ..t.clone() })
+                Some(GraphTransition { from: new_name(&t.from)?, to: new_name(&t.to)?, ..t.clone() })
             })
             .collect();
+        let missing: Vec<GraphParameter> =
+            clip.parameters.iter().filter(|p| self.graph.parameter(&p.name).is_none()).cloned().collect();
         let first = machine.states.len();
         let added: Vec<GraphState> = scratch.states.split_off(first);
         let count = added.len();
-        self.edit_machine(|m| {
-            m.states.extend(added);
-            m.transitions.extend(copies);
+        let (layer, nesting) = (self.layer, self.nesting.clone());
+        let new_parameters = missing.len();
+        self.edit_graph(|g| {
+            g.parameters.extend(missing);
+            if let Some(m) = Self::machine_of(g, layer, &nesting) {
+                m.states.extend(added);
+                m.transitions.extend(copies);
+            }
         });
         self.selection = Selection::States((first..first + count).collect());
+        self.status = if new_parameters > 0 {
+            format!("pasted {count} state(s) and the {new_parameters} parameter(s) they use")
+        } else {
+            format!("pasted {count} state(s)")
+        };
     }
 
     /// Moves the selected states by `delta` graph units without an undo step (a drag records
@@ -942,6 +1021,58 @@ mod tests {
                 }),
             ),
         ]
+    }
+
+    /// Copy and paste: within a graph the copies get new names beside the originals; into
+    /// another graph they keep their names, bring the transitions among them and the
+    /// parameters they use, and the result validates; cut then paste puts them back.
+    #[test]
+    fn copy_cut_and_paste_round_trip_within_and_between_graphs() {
+        let mut gbot = gbot();
+        let names =
+            |d: &Document| d.machine().unwrap().states.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
+        let index = |d: &Document, n: &str| names(d).iter().position(|s| s == n).unwrap();
+        gbot.selection = Selection::States(vec![index(&gbot, "Move"), index(&gbot, "Air")]);
+        let clip = gbot.copy_selection().unwrap();
+        assert_eq!(clip.transitions.len(), 2, "Move -> Air and Air -> Move");
+        let used: Vec<&str> = clip.parameters.iter().map(|p| p.name.as_str()).collect();
+        assert!(used.contains(&"speed") && used.contains(&"jump") && used.contains(&"grounded"), "{used:?}");
+        assert!(!used.contains(&"hurt"), "Hurt was not copied: {used:?}");
+        // Into the same machine: renamed, shifted, selected.
+        gbot.paste(&clip);
+        assert!(
+            names(&gbot).contains(&"Move copy".to_string()) && names(&gbot).contains(&"Air copy".to_string())
+        );
+        let (m, c) = (index(&gbot, "Move"), index(&gbot, "Move copy"));
+        let machine = gbot.machine().unwrap();
+        assert_eq!(
+            machine.states[c].editor_position[0],
+            machine.states[m].editor_position[0] + DUPLICATE_OFFSET[0]
+        );
+        assert!(machine.transitions.iter().any(|t| t.from == "Move copy" && t.to == "Air copy"));
+        assert!(validate(&gbot.graph).iter().all(|i| !i.is_error()));
+        // Into another graph: names kept, parameters added, valid.
+        let mut other = Document::new(AnimationGraph::default(), None, String::new());
+        other.edit_graph(|g| g.layers.push(GraphLayer::default()));
+        other.paste(&clip);
+        assert_eq!(names(&other), ["Move", "Air"]);
+        assert!(other.graph.parameter("jump").is_some() && other.graph.parameter("speed").is_some());
+        assert_eq!(other.machine().unwrap().transitions.len(), 2);
+        other.edit_machine(|m| m.entry = "Move".into());
+        let errors: Vec<_> = validate(&other.graph).into_iter().filter(|i| i.is_error()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        // Cut, then paste: back, one undo step each.
+        let mut doc = self::gbot();
+        let before = doc.machine().unwrap().states.len();
+        doc.selection = Selection::States(vec![index(&doc, "Hurt")]);
+        let cut = doc.cut_selection().unwrap();
+        assert_eq!(doc.machine().unwrap().states.len(), before - 1);
+        doc.paste(&cut);
+        assert!(names(&doc).contains(&"Hurt".to_string()), "pasted under its own name");
+        doc.undo();
+        assert!(!names(&doc).contains(&"Hurt".to_string()));
+        doc.undo();
+        assert_eq!(doc.machine().unwrap().states.len(), before);
     }
 
     /// Arrange lays the shown machine out without overlaps as one undo step.

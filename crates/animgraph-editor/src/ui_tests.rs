@@ -704,3 +704,39 @@ fn other_tabs_name_the_attachment_elsewhere() {
     h.get_by_label(&elsewhere);
     assert!(h.query_by_label_contains("None of its").is_none());
 }
+
+/// Ctrl+C on the canvas copies the selected states; Ctrl+V in another tab pastes them there.
+#[test]
+fn copy_in_one_tab_and_paste_in_another() {
+    let assets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+    let mut h = harness(Editor::new(
+        vec![scratch_copy("paste-from"), assets.join("graphs/locomotion.mres")],
+        Settings::default(),
+    ));
+    h.state_mut().active = 0;
+    let hurt = doc(&h).machine().unwrap().states.iter().position(|s| s.name == "Hurt").unwrap();
+    h.state_mut().tabs[0].doc.selection = Selection::States(vec![hurt]);
+    h.run_steps(2);
+    let centre = canvas_centre(&h);
+    h.hover_at(centre);
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::C);
+    h.run_steps(2);
+    assert!(doc(&h).status.starts_with("copied 1"), "{}", doc(&h).status);
+    h.state_mut().active = 1;
+    h.run_steps(2);
+    let before = doc(&h).machine().unwrap().states.len();
+    h.hover_at(canvas_centre(&h));
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::V);
+    h.run_steps(2);
+    let machine = doc(&h).machine().unwrap();
+    assert_eq!(machine.states.len(), before + 1);
+    assert!(machine.state("Hurt").is_some());
+    assert!(
+        doc(&h).graph.parameter("hurt").is_none(),
+        "Hurt's transitions were not copied, so no parameter came"
+    );
+    h.state_mut().tabs[1].doc.undo();
+    assert_eq!(doc(&h).machine().unwrap().states.len(), before);
+}
