@@ -41,6 +41,10 @@ pub struct Tab {
     frame_next: u8,
     /// The layer and nesting framed last: showing another machine frames it.
     framed: (usize, Vec<usize>),
+    /// Names this tab's recovery file.
+    recovery_key: u64,
+    /// The content id last autosaved.
+    autosaved: Option<u64>,
 }
 
 impl Tab {
@@ -57,6 +61,8 @@ impl Tab {
             disk_change: None,
             frame_next: 3,
             framed: (0, Vec::new()),
+            recovery_key: crate::recovery::next_key(),
+            autosaved: None,
         }
     }
 
@@ -87,6 +93,10 @@ pub struct Editor {
     pub status: String,
     /// The connection to a running game.
     pub debugger: crate::debug::Debugger,
+    /// Autosave (none when the settings are not saved, as in tests).
+    pub recovery: Option<crate::recovery::Recovery>,
+    /// Recovery files of a session that ended without quitting, offered at start.
+    pub recoverable: Vec<PathBuf>,
 }
 
 /// The graph opened when the editor starts without arguments.
@@ -120,6 +130,8 @@ impl Editor {
             quitting: false,
             status: String::new(),
             debugger: Default::default(),
+            recovery: None,
+            recoverable: Vec::new(),
         };
         let paths = if paths.is_empty() { vec![bundled_example()] } else { paths };
         for path in paths {
@@ -129,7 +141,64 @@ impl Editor {
             editor.tabs.push(Tab::new(Document::untitled()));
         }
         editor.active = 0;
+        if let Some(recovery) = editor.settings.file.as_deref().and_then(crate::recovery::Recovery::beside) {
+            editor.use_recovery(recovery);
+        }
         editor
+    }
+
+    /// Autosaves into `recovery`'s folder, and offers what a crashed session left there.
+    pub fn use_recovery(&mut self, recovery: crate::recovery::Recovery) {
+        self.recoverable = recovery.leftovers();
+        self.recovery = Some(recovery);
+    }
+
+    /// Writes the recovery files of tabs with unsaved edits that changed since their last
+    /// autosave and removes those of clean tabs (when the interval has passed).
+    pub fn autosave(&mut self, now: std::time::Instant) {
+        let Some(recovery) = self.recovery.as_mut() else { return };
+        if !recovery.due(now) {
+            return;
+        }
+        let mut failed = None;
+        for tab in &mut self.tabs {
+            let content = tab.doc.content_id();
+            if !tab.doc.dirty() {
+                if tab.autosaved.take().is_some() {
+                    recovery.remove(tab.recovery_key);
+                }
+            } else if tab.autosaved != Some(content) {
+                match recovery.write(tab.recovery_key, &tab.doc) {
+                    Ok(()) => tab.autosaved = Some(content),
+                    Err(e) => failed = Some(e),
+                }
+            }
+        }
+        if let Some(e) = failed {
+            self.status = format!("autosave failed: {e}");
+        }
+    }
+
+    /// Opens every offered recovery file as a tab (then deletes the file: the tab autosaves
+    /// anew).
+    pub fn recover_all(&mut self) {
+        for file in std::mem::take(&mut self.recoverable) {
+            match crate::recovery::recover(&file) {
+                Ok(doc) => {
+                    self.tabs.push(Tab::new(doc));
+                    self.active = self.tabs.len() - 1;
+                    let _ = std::fs::remove_file(&file);
+                }
+                Err(e) => self.status = format!("cannot recover: {e}"),
+            }
+        }
+    }
+
+    /// Deletes the offered recovery files.
+    pub fn discard_recovered(&mut self) {
+        for file in std::mem::take(&mut self.recoverable) {
+            let _ = std::fs::remove_file(file);
+        }
     }
 
     /// The active tab.
@@ -289,7 +358,10 @@ impl Editor {
     /// Closes a tab now (no questions).
     pub fn close_now(&mut self, index: usize) {
         if index < self.tabs.len() {
-            self.tabs.remove(index);
+            let tab = self.tabs.remove(index);
+            if let Some(recovery) = &self.recovery {
+                recovery.remove(tab.recovery_key);
+            }
         }
         if self.tabs.is_empty() {
             self.tabs.push(Tab::new(Document::untitled()));
@@ -569,6 +641,23 @@ impl Editor {
     }
 
     fn prompts(&mut self, ctx: &egui::Context) {
+        // Work a crashed session left.
+        if !self.recoverable.is_empty() {
+            let count = self.recoverable.len();
+            egui::Window::new("Recover unsaved work").collapsible(false).resizable(false).show(ctx, |ui| {
+                ui.label(format!(
+                    "The editor did not quit normally last time: {count} graph(s) had unsaved edits."
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Recover").clicked() {
+                        self.recover_all();
+                    }
+                    if ui.button("Discard").clicked() {
+                        self.discard_recovered();
+                    }
+                });
+            });
+        }
         // Closing a tab with unsaved changes.
         if let Some(i) = self.closing_tab {
             let title = self.tabs.get(i).map_or(String::new(), |t| t.doc.title());
@@ -649,6 +738,12 @@ impl Editor {
                         }
                     }
                     if ui.button("Quit without saving").clicked() {
+                        // Discarded on purpose: no recovery files either.
+                        if let Some(recovery) = &self.recovery {
+                            for tab in &self.tabs {
+                                recovery.remove(tab.recovery_key);
+                            }
+                        }
                         self.tabs.clear();
                         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                     }
@@ -679,6 +774,7 @@ impl Editor {
     /// drive it).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        self.autosave(std::time::Instant::now());
         self.dialog_results();
         self.watch_files();
         self.shortcuts(&ctx);
@@ -948,4 +1044,15 @@ pub fn run(paths: Vec<PathBuf>) -> eframe::Result {
             Ok(Box::new(editor))
         }),
     )
+}
+
+impl Drop for Editor {
+    /// Quitting (with or without saving) leaves no recovery files: only a crash does.
+    fn drop(&mut self) {
+        if let Some(recovery) = &self.recovery {
+            for tab in &self.tabs {
+                recovery.remove(tab.recovery_key);
+            }
+        }
+    }
 }

@@ -507,6 +507,16 @@ impl Document {
         Ok(())
     }
 
+    /// Identifies the graph's content (equal ids: the same graph, by edits and undo).
+    pub fn content_id(&self) -> u64 {
+        self.content
+    }
+
+    /// Marks the document as having unsaved edits (a recovered graph).
+    pub fn mark_unsaved(&mut self) {
+        self.saved_content = u64::MAX;
+    }
+
     /// Marks `text` as what is on disk without reloading (the user kept their version).
     pub fn keep_over_disk(&mut self, text: String) {
         self.disk_text = Some(text);

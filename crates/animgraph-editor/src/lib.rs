@@ -35,6 +35,7 @@ pub mod layout;
 pub mod live;
 pub mod parameters;
 pub mod preview;
+pub mod recovery;
 pub mod settings;
 pub mod timeline;
 pub mod why;

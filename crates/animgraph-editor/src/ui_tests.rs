@@ -740,3 +740,59 @@ fn copy_in_one_tab_and_paste_in_another() {
     h.state_mut().tabs[1].doc.undo();
     assert_eq!(doc(&h).machine().unwrap().states.len(), before);
 }
+
+/// Autosave writes a recovery file for a tab with unsaved edits and removes it once saved.
+#[test]
+fn autosave_keeps_unsaved_edits_until_saved() {
+    let copy = scratch_copy("autosave");
+    let dir = copy.parent().unwrap().join("recovery");
+    let mut editor = Editor::new(vec![copy.clone()], Settings::default());
+    editor.use_recovery(crate::recovery::Recovery::new(dir.clone(), std::time::Duration::ZERO));
+    let files = || std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
+    editor.autosave(std::time::Instant::now());
+    assert_eq!(files(), 0, "nothing unsaved yet");
+    editor.tabs[0].doc.edit_graph(|g| g.layers[0].name = "Autosaved".into());
+    editor.autosave(std::time::Instant::now());
+    assert_eq!(files(), 1);
+    let file = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let recovered = crate::recovery::recover(&file).unwrap();
+    assert_eq!(recovered.graph.layers[0].name, "Autosaved");
+    assert_eq!(recovered.path.as_deref(), Some(copy.as_path()));
+    assert!(recovered.dirty());
+    editor.tabs[0].doc.save().unwrap();
+    editor.autosave(std::time::Instant::now());
+    assert_eq!(files(), 0, "saved: the recovery file goes");
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap());
+}
+
+/// Recovery files a crashed session left are offered at start; Recover opens them as unsaved
+/// tabs of their original files and deletes the files.
+#[test]
+fn a_crashed_sessions_edits_are_offered_and_recovered() {
+    let copy = scratch_copy("recover");
+    let dir = copy.parent().unwrap().join("recovery");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut graph = Document::open(copy.clone()).unwrap().graph;
+    graph.layers[0].name = "Unsaved".into();
+    let leftover = crate::recovery::Recovered {
+        original: Some(copy.clone()),
+        mres: animgraph_runtime::mres::save_to_string(&graph),
+    };
+    // Process id 4294967295 is never running.
+    let file = dir.join("4294967295-7.json");
+    std::fs::write(&file, serde_json::to_string(&leftover).unwrap()).unwrap();
+    let mut editor = Editor::new(vec![copy.clone()], Settings::default());
+    editor.use_recovery(crate::recovery::Recovery::new(dir.clone(), std::time::Duration::ZERO));
+    assert_eq!(editor.recoverable, std::slice::from_ref(&file));
+    let mut h = harness(editor);
+    h.get_by_label("Recover").click();
+    h.run_steps(3);
+    let active = h.state().active;
+    let tab = &h.state().tabs[active].doc;
+    assert_eq!(tab.graph.layers[0].name, "Unsaved");
+    assert_eq!(tab.path.as_deref(), Some(copy.as_path()));
+    assert!(tab.dirty(), "recovered edits are unsaved");
+    assert!(!file.exists(), "the leftover is gone");
+    assert!(h.query_by_label("Recover unsaved work").is_none());
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap());
+}
