@@ -808,6 +808,9 @@ impl Editor {
             (Some(a), Some(frame)) if attached => {
                 timeline.record_stream(doc, &a.name, &debugger.layers, frame)
             }
+            // The game went away: its recording stays to be scrubbed (the preview's own frames
+            // are not recorded over it) until it comes back or the editor disconnects.
+            _ if debugger.awaiting() && timeline.is_game() => {}
             _ => timeline.record_preview(doc, live),
         }
         let scrubbing = timeline.cursor.is_some();

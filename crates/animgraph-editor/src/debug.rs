@@ -97,6 +97,12 @@ impl Debugger {
         }
     }
 
+    /// Whether the attached game went away and the editor waits to attach to the same
+    /// character again (its recording is kept meanwhile, to scrub its last moments).
+    pub fn awaiting(&self) -> bool {
+        self.wanted.is_some() && self.attached.is_none()
+    }
+
     /// Disconnects and forgets the game (no reconnecting).
     pub fn disconnect(&mut self) {
         self.client = None;

@@ -77,6 +77,11 @@ impl Timeline {
         self.started = std::time::Instant::now();
     }
 
+    /// Whether the recording is of a game character.
+    pub fn is_game(&self) -> bool {
+        matches!(self.source, Source::Game(_))
+    }
+
     /// After the live player stepped: keeps its frame when the tick moved.
     pub fn record_preview(&mut self, doc: &Document, live: &Live) {
         if !self.recording_on || self.cursor.is_some() || matches!(self.source, Source::File(_)) {

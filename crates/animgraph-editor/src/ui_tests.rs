@@ -796,3 +796,53 @@ fn a_crashed_sessions_edits_are_offered_and_recovered() {
     assert!(h.query_by_label("Recover unsaved work").is_none());
     let _ = std::fs::remove_dir_all(copy.parent().unwrap());
 }
+
+/// When the attached game quits, its recording stays on the timeline (to scrub its last
+/// moments) instead of restarting with the editor's own preview.
+#[test]
+fn a_quit_games_last_moments_stay_on_the_timeline() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
+    let graph = animgraph_runtime::mres::load_file(&path).unwrap().graph;
+    let mut backend = animgraph_runtime::script::RecordingBackend::with_clips(&[
+        ("idle", 1.0, true),
+        ("walk", 1.0, true),
+        ("run", 1.0, true),
+        ("jump", 0.5, false),
+    ]);
+    let mut player = animgraph_runtime::AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    let mut buffer = player.new_buffer();
+    let server = animgraph_runtime::link::LinkServer::bind(([127, 0, 0, 1], 0).into(), "game").unwrap();
+    let id = server.register("Runner", &player, &graph.uid, None);
+    let mut h = harness(Editor::new(vec![path], Settings::default()));
+    h.state_mut().debugger.address = server.local_addr().to_string();
+    h.state_mut().debugger.connect();
+    let begin = std::time::Instant::now();
+    let mut tick = |h: &mut Harness<'_, Editor>| {
+        assert!(begin.elapsed() < std::time::Duration::from_secs(20), "timed out");
+        player.advance(1.0 / 60.0, &mut buffer);
+        server.publish(id, &player);
+        h.run_steps(1);
+        std::thread::sleep(std::time::Duration::from_millis(3));
+    };
+    while h.state().debugger.instances.is_empty() {
+        tick(&mut h);
+    }
+    h.state_mut().debugger.attach(id);
+    while h.state().tabs[0].timeline.recording.len() < 20 || !h.state().tabs[0].timeline.is_game() {
+        tick(&mut h);
+    }
+    drop(server);
+    while !h.state().debugger.awaiting() {
+        assert!(begin.elapsed() < std::time::Duration::from_secs(20), "the editor never saw the game go");
+        h.run_steps(1);
+        std::thread::sleep(std::time::Duration::from_millis(3));
+    }
+    let kept = h.state().tabs[0].timeline.recording.len();
+    for _ in 0..30 {
+        h.run_steps(1); // the preview keeps playing meanwhile
+    }
+    let timeline = &h.state().tabs[0].timeline;
+    assert!(timeline.is_game(), "the game's recording was replaced");
+    assert_eq!(timeline.recording.len(), kept, "preview frames were recorded over the game's");
+    assert!(kept >= 20);
+}
