@@ -81,6 +81,9 @@ pub struct Editor {
     pub active: usize,
     /// The toolbar's path field (open or save as by typing).
     pub path_field: String,
+    /// The toolbar's Find field, and which match Enter shows next.
+    pub find_field: String,
+    find_next: usize,
     /// The skeleton path field.
     pub skeleton_field: String,
     /// Remembered between runs.
@@ -123,6 +126,8 @@ impl Editor {
             tabs: Vec::new(),
             active: 0,
             path_field: String::new(),
+            find_field: String::new(),
+            find_next: 0,
             skeleton_field: String::new(),
             settings,
             dialogs: Dialogs::default(),
@@ -496,6 +501,19 @@ impl Editor {
             {
                 tab.frame_next = 1;
             }
+            ui.separator();
+            let label = ui.label("Find");
+            let field = ui
+                .add(egui::TextEdit::singleline(&mut self.find_field).desired_width(120.0).hint_text("state or parameter"))
+                .labelled_by(label.id)
+                .on_hover_text("Enter shows the next state whose name contains this, in any layer or sub-machine, or where a parameter is used");
+            if field.changed() {
+                self.find_next = 0;
+            }
+            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                self.find();
+                field.request_focus();
+            }
         });
         // Tabs.
         ui.horizontal(|ui| {
@@ -610,6 +628,42 @@ impl Editor {
             (true, Some(folder)) => format!("{} ({})", doc.title(), folder.to_string_lossy()),
             _ => doc.title(),
         }
+    }
+
+    /// Shows the next state matching the Find field (switching layer and sub-machine, selected
+    /// and framed), or says where a parameter of that name is used.
+    pub fn find(&mut self) {
+        let text = self.find_field.trim().to_string();
+        let Some(tab) = self.tabs.get_mut(self.active) else { return };
+        let found = tab.doc.find_states(&text);
+        if let Some((shown, model)) = found.get(self.find_next % found.len().max(1)).cloned() {
+            let n = found.len();
+            let k = self.find_next % n + 1;
+            self.find_next += 1;
+            if tab.doc.reveal(&model) {
+                tab.frame_next = 1;
+                tab.doc.status = format!("{shown} ({k} of {n}; Enter for the next)");
+            }
+            return;
+        }
+        let parameter = tab
+            .doc
+            .graph
+            .parameters
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(&text))
+            .map(|p| p.name.clone());
+        tab.doc.status = match parameter {
+            Some(name) => {
+                let uses = tab.doc.graph.parameter_references(&name);
+                if uses.is_empty() {
+                    format!("parameter {name} is not used")
+                } else {
+                    format!("parameter {name} is used by: {}", uses.join(", "))
+                }
+            }
+            None => format!("no state or parameter named like \"{text}\""),
+        };
     }
 
     /// The status line: an editor-wide message (a file that did not open, settings that did not

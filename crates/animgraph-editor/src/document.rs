@@ -242,6 +242,32 @@ impl Document {
         path
     }
 
+    /// The states (of every layer and sub-machine) whose name contains `text`, ignoring case:
+    /// their display path (`Base/Air/Fall`) and model path (for [`reveal`](Self::reveal)), in
+    /// layer and list order.
+    pub fn find_states(&self, text: &str) -> Vec<(String, String)> {
+        fn walk(m: &GraphMachine, shown: &str, model: &str, needle: &str, out: &mut Vec<(String, String)>) {
+            for (i, s) in m.states.iter().enumerate() {
+                let (shown, model) = (format!("{shown}/{}", s.name), format!("{model}.States[{i}]"));
+                if s.name.to_lowercase().contains(needle) {
+                    out.push((shown.clone(), model.clone()));
+                }
+                if let StateKind::SubMachine(inner) = &s.kind {
+                    walk(inner, &shown, &format!("{model}.Machine"), needle, out);
+                }
+            }
+        }
+        let needle = text.trim().to_lowercase();
+        let mut out = Vec::new();
+        if needle.is_empty() {
+            return out;
+        }
+        for (l, layer) in self.graph.layers.iter().enumerate() {
+            walk(&layer.machine, &layer.name, &format!("Layers[{l}].Machine"), &needle, &mut out);
+        }
+        out
+    }
+
     /// Shows the state or transition a model path (`Layers[0].Machine.States[1].Machine.
     /// Transitions[2].To`, as the validator reports) points into: its layer, the sub-machines on
     /// the way, and selects it. Returns false (changing nothing) when the path names no state or

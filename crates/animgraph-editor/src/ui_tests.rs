@@ -846,3 +846,30 @@ fn a_quit_games_last_moments_stay_on_the_timeline() {
     assert_eq!(timeline.recording.len(), kept, "preview frames were recorded over the game's");
     assert!(kept >= 20);
 }
+
+/// Find: typing a name and pressing Enter shows that state wherever it is (here inside the Air
+/// sub-machine), Enter again the next match; a parameter's name says where it is used.
+#[test]
+fn find_shows_states_in_sub_machines_and_where_parameters_are_used() {
+    let mut h = open(scratch_copy("find"));
+    let find = |h: &mut Harness<'_, Editor>, text: &str| {
+        retype(h, By::new().label("Find").role(Role::TextInput), text);
+    };
+    find(&mut h, "fall");
+    let d = doc(&h);
+    assert_eq!((d.layer, d.nesting.clone()), (0, vec![1]), "inside Air");
+    let fall = d.machine().unwrap().states.iter().position(|s| s.name == "Fall").unwrap();
+    assert_eq!(d.selection, Selection::state(fall));
+    assert!(d.status.starts_with("Base/Air/Fall (1 of 1"), "{}", d.status);
+    // "a" matches several states: Enter walks through them.
+    find(&mut h, "a");
+    let first = doc(&h).status.clone();
+    h.get(By::new().label("Find").role(Role::TextInput)).focus();
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    assert_ne!(doc(&h).status, first, "Enter shows the next match");
+    assert!(doc(&h).status.contains("2 of"), "{}", doc(&h).status);
+    find(&mut h, "grounded");
+    assert!(doc(&h).status.starts_with("parameter grounded is used by"), "{}", doc(&h).status);
+}
