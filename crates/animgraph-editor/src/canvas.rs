@@ -10,7 +10,7 @@
 //! | wheel | zooms around the cursor |
 //! | double-click a sub-machine | enters it (the breadcrumb goes back) |
 //! | double-click a blend space | opens its blend space editor |
-//! | right-click | adds states, pastes (background); entry, duplicate, copy, cut, delete (state) |
+//! | right-click | adds states, pastes (background); entry, make transition (then click the target), duplicate, copy, cut, delete (state) |
 //! | Ctrl+C / Ctrl+X / Ctrl+V | copy, cut, paste states (with the transitions among them and the parameters they use; across tabs) |
 //! | Delete, Ctrl+D, Ctrl+A, F | delete, duplicate, select all, frame all |
 
@@ -38,11 +38,21 @@ pub struct View {
     band: Option<Vec2>,
     /// Where the background's context menu was opened (graph space): new states go there.
     menu_at: Vec2,
+    /// The transition was started from the menu ("Make transition"): it ends with the next
+    /// click (on a state: made; elsewhere: cancelled), not with the release of the menu click.
+    connecting_by_click: bool,
 }
 
 impl Default for View {
     fn default() -> Self {
-        View { pan: Vec2::ZERO, zoom: 1.0, connecting: None, band: None, menu_at: Vec2::ZERO }
+        View {
+            pan: Vec2::ZERO,
+            zoom: 1.0,
+            connecting: None,
+            band: None,
+            menu_at: Vec2::ZERO,
+            connecting_by_click: false,
+        }
     }
 }
 
@@ -565,6 +575,16 @@ pub fn show(
                 output.open_blend_space = Some(i);
                 ui.close();
             }
+            if ui
+                .button("Make transition")
+                .on_hover_text("then click the target state (Escape cancels)")
+                .clicked()
+            {
+                view.connecting = Some(state.name.clone());
+                view.connecting_by_click = true;
+                doc.status = format!("click the state {} goes to (Escape cancels)", state.name);
+                ui.close();
+            }
             if ui.button("Duplicate").clicked() {
                 doc.duplicate_selection();
                 ui.close();
@@ -595,8 +615,16 @@ pub fn show(
         if let (Some(p), Some(a)) = (pointer, state_rect(&from)) {
             painter.line_segment([a.center(), p], Stroke::new(2.0, Color32::from_rgb(255, 200, 80)));
         }
-        if ui.input(|i| i.pointer.any_released()) {
+        let (released, pressed, escape) = ui
+            .input(|i| (i.pointer.any_released(), i.pointer.any_pressed(), i.key_pressed(egui::Key::Escape)));
+        if escape {
             view.connecting = None;
+            view.connecting_by_click = false;
+        } else if view.connecting_by_click && !pressed {
+            // Started from the menu: wait for the next click (the menu's own release is not it).
+        } else if released || (view.connecting_by_click && pressed) {
+            view.connecting = None;
+            view.connecting_by_click = false;
             let target = pointer
                 .and_then(|p| state_at(&machine, &look, centre, p))
                 .map(|t| machine.states[t].name.clone());

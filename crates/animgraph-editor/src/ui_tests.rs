@@ -873,3 +873,40 @@ fn find_shows_states_in_sub_machines_and_where_parameters_are_used() {
     find(&mut h, "grounded");
     assert!(doc(&h).status.starts_with("parameter grounded is used by"), "{}", doc(&h).status);
 }
+
+/// "Make transition" in a state's menu, then a click on the target, adds the transition;
+/// Escape cancels it.
+#[test]
+fn make_transition_from_the_menu() {
+    let mut h = open(scratch_copy("make-transition"));
+    let centre_of = |h: &Harness<'_, Editor>, label: &str| h.get_by_label(label).rect().center();
+    let click = |h: &mut Harness<'_, Editor>, at: Pos2| {
+        h.hover_at(at);
+        h.run_steps(1);
+        button(h, at, PointerButton::Primary, true);
+        h.run_steps(1);
+        button(h, at, PointerButton::Primary, false);
+        h.run_steps(3);
+    };
+    let count = |h: &Harness<'_, Editor>, from: &str, to: &str| {
+        doc(h).machine().unwrap().transitions.iter().filter(|t| t.from == from && t.to == to).count()
+    };
+    assert_eq!(count(&h, "Hurt", "Air"), 0);
+    let hurt = centre_of(&h, "Hurt (clip)");
+    right_click(&mut h, hurt);
+    h.get_by_label("Make transition").click();
+    h.run_steps(3);
+    let air = centre_of(&h, "Air (sub-machine)");
+    click(&mut h, air);
+    assert_eq!(count(&h, "Hurt", "Air"), 1, "{}", doc(&h).status);
+    // Escape cancels.
+    let moving = centre_of(&h, "Move (1D blend space)");
+    right_click(&mut h, moving);
+    h.get_by_label("Make transition").click();
+    h.run_steps(3);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    let before = count(&h, "Move", "Hurt");
+    click(&mut h, hurt);
+    assert_eq!(count(&h, "Move", "Hurt"), before, "Escape did not cancel");
+}
