@@ -3,7 +3,7 @@
 //! | gesture | does |
 //! |---|---|
 //! | drag from a state's edge (or Shift+drag from anywhere on it, or drag the Any State box) onto another state | adds a transition |
-//! | drag a state | moves it, with every selected state (one undo step) |
+//! | drag a state | moves it, with every selected state (one undo step), landing on the grid (Alt: anywhere) |
 //! | click / Ctrl+click / Shift+click a state | selects it / toggles it / adds it |
 //! | drag on the background | selects the states the rectangle touches |
 //! | middle drag, or Space+drag | pans |
@@ -226,6 +226,9 @@ pub fn name_size(zoom: f32) -> f32 {
 
 /// Graph units between grid lines (every fifth line is brighter).
 pub const GRID: f32 = 50.0;
+
+/// Where dragged states land: multiples of this many graph units (a fifth of the grid).
+pub const SNAP: f32 = GRID / 5.0;
 
 /// A grid behind the states, in graph space (so it pans and zooms with them); lines closer
 /// than 8 px are skipped.
@@ -538,6 +541,11 @@ pub fn show(
         if state_response.dragged_by(egui::PointerButton::Primary) && view.connecting.is_none() && !space {
             let delta = state_response.drag_delta() / zoom;
             doc.move_selected_untracked([delta.x, delta.y]);
+        }
+        // A move ends on the grid's subdivisions (Alt: where it was dropped); part of the
+        // drag's undo step.
+        if state_response.drag_stopped() && view.connecting.is_none() && !space && !modifiers.alt {
+            doc.snap_selected_untracked(SNAP);
         }
         if state_response.clicked() {
             clicked_state = Some(i);

@@ -741,6 +741,20 @@ impl Document {
         true
     }
 
+    /// Rounds the selected states' positions to multiples of `step` (no undo step: the end of
+    /// a drag, whose start recorded one).
+    pub fn snap_selected_untracked(&mut self, step: f32) {
+        let states = self.selection.states().to_vec();
+        let (layer, nesting) = (self.layer, self.nesting.clone());
+        if let Some(m) = Self::machine_of(&mut self.graph, layer, &nesting) {
+            for i in states {
+                if let Some(s) = m.states.get_mut(i) {
+                    s.editor_position = s.editor_position.map(|v| (v / step).round() * step);
+                }
+            }
+        }
+    }
+
     /// Selects every state of the shown machine.
     pub fn select_all(&mut self) {
         let n = self.machine().map_or(0, |m| m.states.len());

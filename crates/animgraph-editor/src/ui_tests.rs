@@ -221,10 +221,12 @@ fn dragging_from_a_states_edge_onto_another_creates_a_transition() {
     assert_eq!(after, positions);
     // Dragging the body moves it, as one undo step.
     let body = h.get_by_label("Hurt (clip)").rect().center();
-    drag(&mut h, body, body + vec2(0.0, 60.0));
+    drag(&mut h, body, body + vec2(7.0, 63.0));
     let hurt_index = doc(&h).machine().unwrap().state_index("Hurt").unwrap();
     let moved = doc(&h).machine().unwrap().states[hurt_index].editor_position;
     assert!(moved[1] > positions[hurt_index][1] + 10.0, "{moved:?}");
+    // It lands on the grid's subdivisions.
+    assert!(moved.iter().all(|v| (v / crate::canvas::SNAP).fract() == 0.0), "{moved:?}");
     h.get_by_label("Undo").click();
     h.run_steps(2);
     assert_eq!(doc(&h).machine().unwrap().states[hurt_index].editor_position, positions[hurt_index]);
