@@ -146,6 +146,7 @@ impl Editor {
             editor.tabs.push(Tab::new(Document::untitled()));
         }
         editor.active = 0;
+        editor.debugger.command = editor.settings.game_command.clone();
         if let Some(recovery) = editor.settings.file.as_deref().and_then(crate::recovery::Recovery::beside) {
             editor.use_recovery(recovery);
         }
@@ -829,6 +830,11 @@ impl Editor {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.autosave(std::time::Instant::now());
+        // The Play command is remembered once it is no longer being typed.
+        if self.settings.game_command != self.debugger.command && ctx.memory(|m| m.focused().is_none()) {
+            self.settings.game_command = self.debugger.command.clone();
+            self.save_settings();
+        }
         self.dialog_results();
         self.watch_files();
         self.shortcuts(&ctx);

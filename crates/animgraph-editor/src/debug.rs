@@ -45,6 +45,12 @@ pub struct Debugger {
     retry_at: Option<Instant>,
     /// Lines from the game that were not messages.
     pub garbage: usize,
+    /// The command "Play" runs (through the shell), e.g. `cargo run -p animgraph-arena`.
+    pub command: String,
+    /// The game "Play" started, while it runs.
+    child: Option<GameProcess>,
+    /// Attach to the first character playing the graph with this uid when the game lists it.
+    pub auto_attach: Option<String>,
 }
 
 impl Default for Debugger {
@@ -64,7 +70,21 @@ impl Default for Debugger {
             wanted: None,
             retry_at: None,
             garbage: 0,
+            command: String::new(),
+            child: None,
+            auto_attach: None,
         }
+    }
+}
+
+/// A game "Play" started: it ends with the editor (killed when dropped).
+#[derive(Debug)]
+struct GameProcess(std::process::Child);
+
+impl Drop for GameProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 
@@ -94,6 +114,55 @@ impl Debugger {
                 self.status =
                     format!("no game at {address} ({e}); start one, e.g. cargo run -p animgraph-arena");
             }
+        }
+    }
+
+    /// Starts the game command with `ANIMGRAPH_LINK` set to this address, then connects as
+    /// soon as it listens and attaches to its first character playing the graph `uid`.
+    pub fn play(&mut self, uid: &str) {
+        if self.command.trim().is_empty() {
+            self.status =
+                "type the command that starts your game first (e.g. cargo run -p animgraph-arena)".into();
+            return;
+        }
+        self.stop();
+        let mut shell = if cfg!(windows) {
+            let mut c = std::process::Command::new("cmd");
+            c.arg("/C");
+            c
+        } else {
+            let mut c = std::process::Command::new("sh");
+            c.arg("-c");
+            c
+        };
+        shell
+            .arg(&self.command)
+            .env("ANIMGRAPH_LINK", &self.address)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        match shell.spawn() {
+            Ok(child) => {
+                self.child = Some(GameProcess(child));
+                self.auto_attach = Some(uid.to_string());
+                self.client = None;
+                self.clear_game();
+                self.retry_at = Some(Instant::now());
+                self.status = format!("started the game; waiting for it on {}", self.address);
+            }
+            Err(e) => self.status = format!("cannot start the game: {e}"),
+        }
+    }
+
+    /// Whether a game "Play" started is running.
+    pub fn playing(&self) -> bool {
+        self.child.is_some()
+    }
+
+    /// Ends the game "Play" started (if any).
+    pub fn stop(&mut self) {
+        if self.child.take().is_some() {
+            self.status = "stopped the game".into();
         }
     }
 
@@ -165,6 +234,12 @@ impl Debugger {
 
     /// Handles everything that arrived (never waits); reconnects to a game that went away.
     pub fn poll(&mut self) {
+        if let Some(status) = self.child.as_mut().and_then(|c| c.0.try_wait().ok().flatten()) {
+            self.child = None;
+            self.auto_attach = None;
+            self.retry_at = None;
+            self.status = format!("the game exited ({status})");
+        }
         let mut events = self.client.as_ref().map(LinkClient::poll).unwrap_or_default();
         if self.client.as_ref().is_some_and(|c| !c.is_connected())
             && !events.contains(&ClientEvent::Disconnected)
@@ -204,8 +279,12 @@ impl Debugger {
                         self.attach(id);
                     }
                 }
+                self.attach_wanted_graph();
             }
-            ServerMessage::Instances { instances } => self.instances = instances,
+            ServerMessage::Instances { instances } => {
+                self.instances = instances;
+                self.attach_wanted_graph();
+            }
             ServerMessage::Attached { instance, layers, .. } => {
                 self.attached = self.instances.iter().find(|i| i.id == instance).cloned();
                 self.layers = layers;
@@ -236,9 +315,44 @@ impl Debugger {
     }
 }
 
+impl Debugger {
+    /// After "Play": attaches to the first listed character of the wanted graph.
+    fn attach_wanted_graph(&mut self) {
+        let Some(uid) = self.auto_attach.clone() else { return };
+        if self.attached.is_some() {
+            return;
+        }
+        if let Some(id) = self.instances.iter().find(|i| i.graph_uid == uid).map(|i| i.id) {
+            self.auto_attach = None;
+            self.attach(id);
+        }
+    }
+}
+
 /// The debug section: address, connect, the open graph's characters in the game.
 pub fn panel(ui: &mut egui::Ui, debugger: &mut Debugger, uid: &str) {
     ui.heading("Debug a running game");
+    ui.horizontal(|ui| {
+        let label = ui.label("Command");
+        ui.add(
+            egui::TextEdit::singleline(&mut debugger.command)
+                .desired_width(170.0)
+                .hint_text("cargo run -p animgraph-arena"),
+        )
+        .labelled_by(label.id)
+        .on_hover_text("What Play runs, with ANIMGRAPH_LINK set to the Game address");
+        if debugger.playing() {
+            if ui.button("Stop").clicked() {
+                debugger.stop();
+            }
+        } else if ui
+            .button("Play")
+            .on_hover_text("Start the game and attach to its first character of this graph")
+            .clicked()
+        {
+            debugger.play(uid);
+        }
+    });
     ui.horizontal(|ui| {
         let label = ui.label("Game");
         ui.add(egui::TextEdit::singleline(&mut debugger.address).desired_width(130.0)).labelled_by(label.id);

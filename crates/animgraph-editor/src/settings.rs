@@ -24,6 +24,8 @@ pub struct Settings {
     /// Let paths inside files (textures, glTF buffers) leave their file's folder (off: a file
     /// cannot make the editor read elsewhere). Applied when the settings load.
     pub allow_outside_paths: bool,
+    /// The command the debug panel's Play runs.
+    pub game_command: String,
     /// Where the settings live (`None`: not saved, as in tests).
     #[serde(skip)]
     pub file: Option<PathBuf>,

@@ -912,3 +912,39 @@ fn make_transition_from_the_menu() {
     click(&mut h, hurt);
     assert_eq!(count(&h, "Move", "Hurt"), before, "Escape did not cancel");
 }
+
+/// Play runs the game command with ANIMGRAPH_LINK set and reports when it exits; once a game
+/// lists a character of the wanted graph, the editor attaches to it by itself.
+#[test]
+fn play_starts_the_game_and_attaches_to_its_character() {
+    let mut debugger = crate::debug::Debugger::default();
+    debugger.address = "127.0.0.1:1".into();
+    debugger.command = "test \"$ANIMGRAPH_LINK\" = 127.0.0.1:1 && exit 3".into();
+    debugger.play("res_locomotion");
+    assert!(debugger.playing());
+    let begin = std::time::Instant::now();
+    while debugger.playing() {
+        assert!(begin.elapsed() < std::time::Duration::from_secs(20), "the command never ended");
+        debugger.poll();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(debugger.status.contains("exited") && debugger.status.contains('3'), "{}", debugger.status);
+    // The attach half, against an in-process game.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/graphs/locomotion.mres");
+    let graph = animgraph_runtime::mres::load_file(&path).unwrap().graph;
+    let mut backend = animgraph_runtime::script::RecordingBackend::with_clips(&[("idle", 1.0, true)]);
+    let player = animgraph_runtime::AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    let server = animgraph_runtime::link::LinkServer::bind(([127, 0, 0, 1], 0).into(), "game").unwrap();
+    server.register("Other graph", &player, "res_something_else", None);
+    server.register("Runner", &player, &graph.uid, None);
+    let mut debugger = crate::debug::Debugger::default();
+    debugger.address = server.local_addr().to_string();
+    debugger.auto_attach = Some(graph.uid.clone());
+    debugger.connect();
+    while debugger.attached.is_none() {
+        assert!(begin.elapsed() < std::time::Duration::from_secs(20), "never attached: {}", debugger.status);
+        debugger.poll();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(debugger.attached.as_ref().unwrap().name, "Runner");
+}
