@@ -218,7 +218,10 @@ pub fn show(ui: &mut egui::Ui, timeline: &mut Timeline, live: &mut Live, doc: &D
         if n > 0 {
             let mut index = timeline.cursor.unwrap_or(n - 1);
             let label = ui.label("frame");
-            let width = (ui.available_width() - 580.0).max(120.0);
+            // What follows the slider on this row: the step buttons, "Back to live" while
+            // scrubbing, the recording file's field and buttons.
+            let after = if timeline.cursor.is_some() { 690.0 } else { 580.0 };
+            let width = (ui.available_width() - after).max(120.0);
             ui.spacing_mut().slider_width = width;
             let slider =
                 ui.add(egui::Slider::new(&mut index, 0..=n - 1).show_value(true)).labelled_by(label.id);

@@ -948,3 +948,21 @@ fn play_starts_the_game_and_attaches_to_its_character() {
     }
     assert_eq!(debugger.attached.as_ref().unwrap().name, "Runner");
 }
+
+/// While scrubbing (with "Back to live" shown) the timeline's row still fits the window.
+#[test]
+fn the_timeline_row_fits_while_scrubbing() {
+    let mut h = open(scratch_copy("scrub"));
+    for _ in 0..40 {
+        h.state_mut().tabs[0].live.step_one_frame();
+        h.run_steps(1);
+    }
+    assert!(h.state().tabs[0].timeline.recording.len() > 10);
+    let right = |h: &Harness<'_, Editor>| h.get_by_label("Open recording").rect().right();
+    assert!(right(&h) <= 1280.0, "live: {}", right(&h));
+    let tab = &mut h.state_mut().tabs[0];
+    tab.timeline.scrub_to(5, &mut tab.live);
+    h.run_steps(3);
+    h.get_by_label("Back to live");
+    assert!(right(&h) <= 1280.0, "scrubbing: the row overflows to {}", right(&h));
+}
