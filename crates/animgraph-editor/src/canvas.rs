@@ -224,6 +224,24 @@ pub fn name_size(zoom: f32) -> f32 {
     if zoom >= 0.5 { size.max(12.0) } else { size }
 }
 
+/// Moves label rectangles apart, each along its own push direction (away from its arrow's
+/// pair), in order, until it overlaps none placed before it (at most a few steps each).
+pub fn separate_labels(labels: &mut [(Rect, Vec2)]) {
+    for i in 0..labels.len() {
+        let (mut r, push) = labels[i];
+        let push = if push.length() > 0.0 { push.normalized() } else { vec2(0.0, 1.0) };
+        for _ in 0..12 {
+            let Some(other) = labels[..i].iter().map(|(o, _)| *o).find(|o| o.intersects(r)) else { break };
+            // Just far enough along the push to clear the other (and a pixel more).
+            let overlap = r.intersect(other).size();
+            let step =
+                if push.x.abs() > push.y.abs() { overlap.x / push.x.abs() } else { overlap.y / push.y.abs() };
+            r = r.translate(push * (step.min(r.height() + r.width()) + 1.0));
+        }
+        labels[i].0 = r;
+    }
+}
+
 /// Graph units between grid lines (every fifth line is brighter).
 pub const GRID: f32 = 50.0;
 
@@ -357,6 +375,7 @@ pub fn show(
     let font = FontId::proportional((11.0 * zoom).clamp(11.0, 15.0));
     let mut clicked_transition = None;
     let mut hovered_transition = None;
+    let mut labels: Vec<(Rect, Vec2, std::sync::Arc<egui::Galley>)> = Vec::new();
     let hover = response.hover_pos();
     for (i, t) in machine.transitions.iter().enumerate() {
         let (Some(a), Some(b)) = (state_rect(&t.from), state_rect(&t.to)) else { continue };
@@ -406,14 +425,16 @@ pub fn show(
             label = format!("[p{}] {label}", t.priority);
         }
         if !label.trim().is_empty() {
-            painter.text(
-                // Beyond its own arrow, away from the pair's centre line.
-                start.lerp(end, 0.5) + canonical_normal * side * (7.0 + 4.0 * zoom),
-                Align2::CENTER_CENTER,
-                label.trim(),
-                font.clone(),
-                Color32::from_gray(210),
-            );
+            // Beyond its own arrow, away from the pair's centre line; placed after every arrow
+            // is drawn, so no two labels overlap and no line strikes through one.
+            let galley =
+                painter.layout_no_wrap(label.trim().to_string(), font.clone(), Color32::from_gray(210));
+            let at = start.lerp(end, 0.5) + canonical_normal * side * (7.0 + 4.0 * zoom);
+            labels.push((
+                Rect::from_center_size(at, galley.size() + vec2(6.0, 2.0)),
+                canonical_normal * side,
+                galley,
+            ));
         }
         if response.clicked() {
             if let Some(p) = response.interact_pointer_pos() {
@@ -425,6 +446,13 @@ pub fn show(
         if hover.is_some_and(|p| distance_to_segment(p, start, end) < 8.0) {
             hovered_transition = Some((i, t.from.clone(), t.to.clone()));
         }
+    }
+    // Labels last: moved apart where they would overlap, on a backing that keeps lines off them.
+    let mut rects: Vec<(Rect, Vec2)> = labels.iter().map(|(r, push, _)| (*r, *push)).collect();
+    separate_labels(&mut rects);
+    for ((r, _), (_, _, galley)) in rects.iter().zip(labels) {
+        painter.rect_filled(*r, CornerRadius::same(3), Color32::from_rgba_unmultiplied(30, 32, 38, 215));
+        painter.galley(r.center() - galley.size() / 2.0, galley, Color32::from_gray(210));
     }
 
     // Over an arrow: why it did or did not fire on the last frame.
@@ -841,6 +869,33 @@ mod tests {
 
     /// A non-looping clip's bar stays full through its exit mix (t past 1) instead of wrapping
     /// to almost empty; looping states show the fraction of the current loop.
+    /// Overlapping transition labels are moved apart along their push directions.
+    #[test]
+    fn labels_never_overlap_after_separation() {
+        let r = |x: f32, y: f32| Rect::from_center_size(Pos2::new(x, y), vec2(80.0, 14.0));
+        let mut labels = vec![
+            (r(100.0, 100.0), vec2(0.0, 1.0)),
+            (r(110.0, 104.0), vec2(0.0, 1.0)),
+            (r(105.0, 98.0), vec2(0.0, -1.0)),
+            (r(100.0, 100.0), vec2(1.0, 0.0)),
+            (r(300.0, 300.0), vec2(0.0, 1.0)),
+        ];
+        let far = labels[4].0;
+        separate_labels(&mut labels);
+        for i in 0..labels.len() {
+            for j in 0..i {
+                assert!(
+                    !labels[i].0.intersects(labels[j].0),
+                    "{i} overlaps {j}: {:?} {:?}",
+                    labels[i].0,
+                    labels[j].0
+                );
+            }
+        }
+        assert_eq!(labels[4].0, far, "a label with room stays put");
+        assert!(labels[1].0.center().y > 104.0, "moved along its push");
+    }
+
     /// State names stay readable (12 px or more) from zoom 0.5 up and scale with zoom.
     #[test]
     fn state_names_have_a_readable_minimum() {
