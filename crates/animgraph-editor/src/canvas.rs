@@ -224,6 +224,12 @@ pub fn name_size(zoom: f32) -> f32 {
     if zoom >= 0.5 { size.max(12.0) } else { size }
 }
 
+/// Where a `* -> target` arrow starts: a small "Any" tag above and left of the target's box.
+pub fn any_tag(target: Rect, zoom: f32) -> Rect {
+    let size = vec2(44.0, 20.0) * zoom;
+    Rect::from_center_size(target.left_top() + vec2(-34.0, -24.0) * zoom, size)
+}
+
 /// Moves label rectangles apart, each along its own push direction (away from its arrow's
 /// pair), in order, until it overlaps none placed before it (at most a few steps each).
 pub fn separate_labels(labels: &mut [(Rect, Vec2)]) {
@@ -377,8 +383,21 @@ pub fn show(
     let mut hovered_transition = None;
     let mut labels: Vec<(Rect, Vec2, std::sync::Arc<egui::Galley>)> = Vec::new();
     let hover = response.hover_pos();
+    let mut any_tags: Vec<Rect> = Vec::new();
     for (i, t) in machine.transitions.iter().enumerate() {
-        let (Some(a), Some(b)) = (state_rect(&t.from), state_rect(&t.to)) else { continue };
+        let Some(b) = state_rect(&t.to) else { continue };
+        // A `*` transition starts at a small "Any" tag beside its target (Unity's way), not at
+        // the Any State box, so it never runs across other states.
+        let a = if t.from == ANY_STATE {
+            let tag = any_tag(b, zoom);
+            if !any_tags.contains(&tag) {
+                any_tags.push(tag);
+            }
+            tag
+        } else {
+            let Some(a) = state_rect(&t.from) else { continue };
+            a
+        };
         if t.from == t.to || !visible.intersects(a.union(b)) {
             continue;
         }
@@ -429,12 +448,13 @@ pub fn show(
             // is drawn, so no two labels overlap and no line strikes through one.
             let galley =
                 painter.layout_no_wrap(label.trim().to_string(), font.clone(), Color32::from_gray(210));
-            let at = start.lerp(end, 0.5) + canonical_normal * side * (7.0 + 4.0 * zoom);
-            labels.push((
-                Rect::from_center_size(at, galley.size() + vec2(6.0, 2.0)),
-                canonical_normal * side,
-                galley,
-            ));
+            let (at, push) = if t.from == ANY_STATE {
+                // Above its "Any" tag (the arrow is too short to carry it).
+                (a.center_top() - vec2(0.0, galley.size().y * 0.5 + 3.0), vec2(0.0, -1.0))
+            } else {
+                (start.lerp(end, 0.5) + canonical_normal * side * (7.0 + 4.0 * zoom), canonical_normal * side)
+            };
+            labels.push((Rect::from_center_size(at, galley.size() + vec2(6.0, 2.0)), push, galley));
         }
         if response.clicked() {
             if let Some(p) = response.interact_pointer_pos() {
@@ -468,8 +488,21 @@ pub fn show(
     // The Any State box (a drag source for `*` transitions) and a sub-machine's Exit box.
     let any_response = ui.interact(any_rect, response.id.with("any-state"), Sense::drag());
     any_response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, "Any State"));
+    let any_response = any_response.on_hover_text(
+        "Drag onto a state to add a * transition (drawn from an \"Any\" tag beside its target)",
+    );
     if any_response.drag_started() {
         view.connecting = Some(ANY_STATE.to_string());
+    }
+    for tag in &any_tags {
+        painter.rect_filled(*tag, CornerRadius::same(6), Color32::from_rgb(70, 70, 76));
+        painter.text(
+            tag.center(),
+            Align2::CENTER_CENTER,
+            "Any",
+            FontId::proportional((11.0 * zoom).max(9.0)),
+            Color32::from_gray(220),
+        );
     }
     for (r, text, show_it) in [(any_rect, "Any State", true), (exit_rect, "Exit", nested)] {
         if !show_it {
@@ -869,6 +902,38 @@ mod tests {
 
     /// A non-looping clip's bar stays full through its exit mix (t past 1) instead of wrapping
     /// to almost empty; looping states show the fraction of the current loop.
+    /// A `*` transition's arrow runs from its "Any" tag to its target without crossing any
+    /// other state's box, in every bundled graph (the old arrows from the Any State box ran
+    /// under other states).
+    #[test]
+    fn any_state_arrows_cross_no_other_state() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+        let mut checked = 0;
+        for file in ["characters/robot/robot.mres", "characters/gbot/gbot.mres", "graphs/showcase.mres"] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let graph = animgraph_runtime::mres::load_str_editable(&text).unwrap().graph;
+            let view = View::default();
+            let centre = Pos2::ZERO;
+            for layer in &graph.layers {
+                let m = &layer.machine;
+                for t in m.transitions.iter().filter(|t| t.from == ANY_STATE) {
+                    let Some(target) = m.state(&t.to) else { continue };
+                    let b = view.state_rect(centre, target.editor_position);
+                    let tag = any_tag(b, 1.0);
+                    assert!(!tag.intersects(b), "{file}: the tag covers {}", t.to);
+                    for other in m.states.iter().filter(|s| s.name != t.to) {
+                        let r = view.state_rect(centre, other.editor_position);
+                        let hits =
+                            (0..=20).any(|k| r.contains(tag.center().lerp(b.center(), k as f32 / 20.0)));
+                        assert!(!hits && !r.intersects(tag), "{file}: * -> {} crosses {}", t.to, other.name);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 3, "checked {checked} any-state transitions");
+    }
+
     /// Overlapping transition labels are moved apart along their push directions.
     #[test]
     fn labels_never_overlap_after_separation() {
