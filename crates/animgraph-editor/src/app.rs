@@ -114,6 +114,23 @@ pub fn bundled_example() -> PathBuf {
 
 /// A skeleton file beside a graph with the same stem (`gbot.mres` -> `gbot.mskel`), used when
 /// no skeleton was chosen for it yet.
+/// The skeleton's clips, each a drag source: dropped on the canvas, a clip state playing it.
+fn clip_list(ui: &mut egui::Ui, c: &CharacterInfo) {
+    egui::CollapsingHeader::new(format!("Clips of {} (drag onto the canvas)", c.name))
+        .id_salt("clip-list")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().id_salt("clip-list-scroll").max_height(150.0).show(ui, |ui| {
+                for clip in &c.clips {
+                    let id = ui.make_persistent_id(("canvas-clip", &clip.name));
+                    ui.dnd_drag_source(id, clip.name.clone(), |ui| {
+                        ui.label(format!("{}  ({:.2} s)", clip.name, clip.length));
+                    });
+                }
+            });
+        });
+}
+
 fn sibling_skeleton(graph: &Path) -> Option<PathBuf> {
     ["mskel", "glb", "gltf"].iter().map(|e| graph.with_extension(e)).find(|p| p.exists())
 }
@@ -891,6 +908,10 @@ impl Editor {
         egui::Panel::left("parameters").default_size(300.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 crate::parameters::panel(ui, doc);
+                if let Some(c) = character.as_ref() {
+                    ui.separator();
+                    clip_list(ui, c);
+                }
                 ui.separator();
                 if let Some(frame) = timeline.scrubbed() {
                     crate::debug::parameters(ui, &frame.frame, "Recorded values (read-only)");

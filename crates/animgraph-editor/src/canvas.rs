@@ -13,6 +13,7 @@
 //! | right-click | adds states, pastes (background); entry, make transition (then click the target), duplicate, copy, cut, delete (state) |
 //! | Ctrl+C / Ctrl+X / Ctrl+V | copy, cut, paste states (with the transitions among them and the parameters they use; across tabs) |
 //! | Delete, Ctrl+D, Ctrl+A, F | delete, duplicate, select all, frame all |
+//! | drop a clip from the clip list | adds a clip state playing it there |
 
 use std::collections::HashMap;
 
@@ -784,6 +785,14 @@ pub fn show(
             ui.close();
         }
     });
+
+    // A clip dragged from the clip list: a clip state playing it, where it was dropped.
+    if let Some(clip) = response.dnd_release_payload::<String>() {
+        if let Some(p) = ui.input(|i| i.pointer.latest_pos()) {
+            let at = look.to_graph(centre, p);
+            doc.add_clip_state(&clip, [at.x, at.y]);
+        }
+    }
 
     // Keys, when no text field has them.
     if ui.rect_contains_pointer(rect) && !ui.ctx().egui_wants_keyboard_input() {

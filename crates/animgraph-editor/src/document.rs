@@ -741,6 +741,29 @@ impl Document {
         true
     }
 
+    /// Adds a clip state named after `clip` (made unique), playing it, at `position`, selected
+    /// (one undo step).
+    pub fn add_clip_state(&mut self, clip: &str, position: [f32; 2]) -> Option<usize> {
+        let machine = self.machine()?;
+        let name = machine.unique_state_name(clip);
+        let index = machine.states.len();
+        let (clip, state_name) = (clip.to_string(), name.clone());
+        self.edit_machine(|m| {
+            let mut state = GraphState::new(
+                state_name.clone(),
+                StateKind::Clip(animgraph_runtime::graph::ClipState { clip, looping: true }),
+            );
+            state.editor_position = position;
+            if m.entry.is_empty() {
+                m.entry = state_name;
+            }
+            m.states.push(state);
+        });
+        self.selection = Selection::state(index);
+        self.status = format!("added clip state {name}");
+        Some(index)
+    }
+
     /// Rounds the selected states' positions to multiples of `step` (no undo step: the end of
     /// a drag, whose start recorded one).
     pub fn snap_selected_untracked(&mut self, step: f32) {

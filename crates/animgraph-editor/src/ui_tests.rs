@@ -966,3 +966,33 @@ fn the_timeline_row_fits_while_scrubbing() {
     h.get_by_label("Back to live");
     assert!(right(&h) <= 1280.0, "scrubbing: the row overflows to {}", right(&h));
 }
+
+/// Dragging a clip from the skeleton's clip list onto the canvas makes a clip state playing it
+/// where it was dropped (one undo step).
+#[test]
+fn a_clip_dragged_onto_the_canvas_becomes_a_state() {
+    let copy = scratch_copy("clip-drop");
+    let assets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/gbot");
+    std::fs::copy(assets.join("gbot.mskel"), copy.with_extension("mskel")).unwrap();
+    let mut h = open(copy.clone());
+    let before = doc(&h).machine().unwrap().states.len();
+    let source = h
+        .get_all(By::new().label_contains("land  ("))
+        .next()
+        .expect("the clip list shows the skeleton's clips")
+        .rect()
+        .center();
+    let canvas = h.get_by_label("Graph canvas").rect();
+    let target = canvas.left_bottom() + vec2(90.0, -60.0);
+    drag(&mut h, source, target);
+    let m = doc(&h).machine().unwrap();
+    assert_eq!(m.states.len(), before + 1, "{}", doc(&h).status);
+    let added = m.states.last().unwrap();
+    assert!(matches!(&added.kind, animgraph_runtime::graph::StateKind::Clip(c) if c.clip == "land"));
+    assert_eq!(added.name, "land");
+    let rect = h.get_by_label("land (clip)").rect();
+    assert!(rect.contains(target), "dropped at {target:?}, drawn at {rect:?}");
+    h.state_mut().tabs[0].doc.undo();
+    assert_eq!(doc(&h).machine().unwrap().states.len(), before);
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap());
+}
