@@ -96,7 +96,25 @@ pub fn field_help(label: &str) -> Option<&'static str> {
         "Priority" => {
             "When several transitions can fire in the same frame, the highest priority wins (then the order in the list)."
         }
-        "Speed" => "How fast this state plays (1 = the clip's own speed).",
+        "Speed" => "How fast this state plays (1 = the clip's own speed; negative plays backwards).",
+        "Speed parameter" => "A number parameter multiplied with Speed each frame (none: Speed alone).",
+        "Loop" => "Off: the clip plays once and holds its last frame (exit times past 1 then wait on it).",
+        "Sync time" => {
+            "The blend space's clips advance in normalised time, so their phases match (a walk and a run keep their feet together)."
+        }
+        "Layer blend" => {
+            "Replace: the layer's pose replaces the pose below by its weight (inside its mask). Additive: its clips' difference from the rest pose is added on top."
+        }
+        "Weight" => {
+            "How much of this layer shows: 0 none, 1 all (times the weight parameter, when one is set)."
+        }
+        "Weight parameter" => {
+            "A number parameter scaling the layer's weight each frame, so game code can fade the layer in and out."
+        }
+        "Travel mode" => {
+            "How travel() reaches a state: Direct, one mix straight there; Path, hop by hop along the shortest chain of transitions (each hop with its own duration and blend)."
+        }
+        "Default mix" => "The crossfade used when a transition has no Duration and no Mixes entry matches.",
         _ => return None,
     })
 }
@@ -176,7 +194,7 @@ fn parameter_choice(
 ) -> Option<String> {
     let mut v = current.to_string();
     let shown = if current.is_empty() { "(none)".to_string() } else { current.to_string() };
-    egui::ComboBox::from_label(label).selected_text(shown).show_ui(ui, |ui| {
+    let combo = egui::ComboBox::from_label(label).selected_text(shown).show_ui(ui, |ui| {
         if optional {
             ui.selectable_value(&mut v, String::new(), "(none)");
         }
@@ -184,6 +202,9 @@ fn parameter_choice(
             ui.selectable_value(&mut v, p.name.clone(), format!("{} ({})", p.name, p.kind.as_str()));
         }
     });
+    if let Some(help) = field_help(label) {
+        combo.response.on_hover_text(help);
+    }
     (v != current).then_some(v)
 }
 
@@ -293,7 +314,11 @@ fn state(
                 });
             }
             let mut looping = c.looping;
-            if ui.checkbox(&mut looping, "Loop").changed() {
+            if ui
+                .checkbox(&mut looping, "Loop")
+                .on_hover_text(field_help("Loop").unwrap_or_default())
+                .changed()
+            {
                 doc.edit_machine(|m| {
                     if let StateKind::Clip(c) = &mut m.states[i].kind {
                         c.looping = looping
@@ -312,7 +337,11 @@ fn state(
                 });
             }
             let mut sync = b.sync_time;
-            if ui.checkbox(&mut sync, "Sync time").changed() {
+            if ui
+                .checkbox(&mut sync, "Sync time")
+                .on_hover_text(field_help("Sync time").unwrap_or_default())
+                .changed()
+            {
                 doc.edit_machine(|m| {
                     if let StateKind::BlendSpace1D(b) = &mut m.states[i].kind {
                         b.sync_time = sync
@@ -394,7 +423,11 @@ fn state(
                 }
             }
             let mut sync = b.sync_time;
-            if ui.checkbox(&mut sync, "Sync time").changed() {
+            if ui
+                .checkbox(&mut sync, "Sync time")
+                .on_hover_text(field_help("Sync time").unwrap_or_default())
+                .changed()
+            {
                 doc.edit_machine(|m| {
                     if let StateKind::BlendSpace2D(b) = &mut m.states[i].kind {
                         b.sync_time = sync
@@ -677,15 +710,20 @@ fn graph_settings(ui: &mut egui::Ui, doc: &mut Document, character: Option<&Char
                 doc.edit_graph(|g| g.layers[l].name = v);
             }
         }
-        if let Some(v) = choose(ui, "Blend", layer.blend, &[ClipBlend::Replace, ClipBlend::Additive], |b| {
-            b.as_str().to_string()
-        }) {
+        if let Some(v) =
+            choose(ui, "Layer blend", layer.blend, &[ClipBlend::Replace, ClipBlend::Additive], |b| {
+                b.as_str().to_string()
+            })
+        {
             doc.edit_graph(|g| g.layers[l].blend = v);
         }
         let mut weight = layer.weight;
         ui.horizontal(|ui| {
-            let label = ui.label("Weight");
-            ui.add(egui::Slider::new(&mut weight, 0.0..=1.0).step_by(0.01)).labelled_by(label.id);
+            let help = field_help("Weight").unwrap_or_default();
+            let label = ui.label("Weight").on_hover_text(help);
+            ui.add(egui::Slider::new(&mut weight, 0.0..=1.0).step_by(0.01))
+                .labelled_by(label.id)
+                .on_hover_text(help);
         });
         if weight != layer.weight {
             doc.edit_graph_coalesced(key(("layer-weight", l)), |g| g.layers[l].weight = weight);

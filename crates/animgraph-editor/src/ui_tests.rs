@@ -996,3 +996,22 @@ fn a_clip_dragged_onto_the_canvas_becomes_a_state() {
     assert_eq!(doc(&h).machine().unwrap().states.len(), before);
     let _ = std::fs::remove_dir_all(copy.parent().unwrap());
 }
+
+/// The layer's fields explain themselves too, and the layer's blend is not described as a
+/// transition's.
+#[test]
+fn layer_fields_explain_themselves() {
+    let mut h = open(scratch_copy("layer-help"));
+    h.state_mut().tabs[0].doc.selection = Selection::None;
+    h.run_steps(3);
+    for field in ["Layer blend", "Weight parameter", "Travel mode"] {
+        let help = crate::inspector::field_help(field).unwrap();
+        let at = h.get_by_label(field).rect().center();
+        h.hover_at(at);
+        h.run_steps(12);
+        assert!(h.query_by_label(help).is_some(), "{field}: no tooltip");
+        h.hover_at(Pos2::new(5.0, 5.0));
+        h.run_steps(3);
+    }
+    assert_ne!(crate::inspector::field_help("Layer blend"), crate::inspector::field_help("Blend"));
+}
