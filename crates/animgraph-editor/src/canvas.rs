@@ -869,12 +869,21 @@ fn clipboard_keys(ui: &mut egui::Ui, doc: &mut Document) {
     }
 }
 
-fn clip_to_rect(r: Rect, from: Pos2, direction: Vec2) -> Pos2 {
-    // Walk from the centre line to the box edge along the direction.
-    let half = r.size() / 2.0;
-    let tx = if direction.x.abs() > 1e-6 { half.x / direction.x.abs() } else { f32::MAX };
-    let ty = if direction.y.abs() > 1e-6 { half.y / direction.y.abs() } else { f32::MAX };
-    from + direction * tx.min(ty)
+/// Where a ray from `from` (inside `r`; the box centre, or beside it for offset parallel
+/// arrows) along `direction` leaves the box, so arrow ends and heads sit exactly on its edge.
+pub fn clip_to_rect(r: Rect, from: Pos2, direction: Vec2) -> Pos2 {
+    let exit = |lo: f32, hi: f32, p: f32, d: f32| {
+        if d > 1e-6 {
+            (hi - p) / d
+        } else if d < -1e-6 {
+            (lo - p) / d
+        } else {
+            f32::MAX
+        }
+    };
+    let tx = exit(r.min.x, r.max.x, from.x, direction.x);
+    let ty = exit(r.min.y, r.max.y, from.y, direction.y);
+    from + direction * tx.min(ty).max(0.0)
 }
 
 fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
@@ -941,6 +950,31 @@ mod tests {
             }
         }
         assert!(checked >= 3, "checked {checked} any-state transitions");
+    }
+
+    /// Arrow ends (and so their heads) land on the box's edge, also for offset parallel
+    /// arrows at diagonals, where the old centre-based step overshot into or short of the box.
+    #[test]
+    fn arrow_ends_sit_on_the_box_edge() {
+        let r = Rect::from_center_size(Pos2::new(100.0, 50.0), BOX);
+        for angle in (0..36).map(|k| k as f32 * 10.0_f32.to_radians()) {
+            let d = vec2(angle.cos(), angle.sin());
+            let normal = vec2(-d.y, d.x);
+            for offset in [0.0, 9.0, 23.0] {
+                let from = r.center() + normal * offset;
+                if !r.contains(from) {
+                    continue;
+                }
+                let end = clip_to_rect(r, from, d);
+                let on_edge = ((end.x - r.min.x).abs() < 0.01 || (end.x - r.max.x).abs() < 0.01)
+                    && end.y >= r.min.y - 0.01
+                    && end.y <= r.max.y + 0.01
+                    || ((end.y - r.min.y).abs() < 0.01 || (end.y - r.max.y).abs() < 0.01)
+                        && end.x >= r.min.x - 0.01
+                        && end.x <= r.max.x + 0.01;
+                assert!(on_edge, "angle {angle}, offset {offset}: {end:?} not on {r:?}");
+            }
+        }
     }
 
     /// Overlapping transition labels are moved apart along their push directions.
