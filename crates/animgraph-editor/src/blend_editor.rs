@@ -5,7 +5,7 @@
 //! | gesture | does |
 //! |---|---|
 //! | drag the white preview point (or click the plot) | sets the blend parameters |
-//! | drag a clip point | moves it (one undo step per drag) |
+//! | drag a clip point | moves it (one undo step per drag), onto round values (Alt: anywhere) |
 //! | right-click a clip point | deletes it |
 //! | drag a clip from the list onto the plot | adds a point there |
 
@@ -306,6 +306,28 @@ pub fn show(
     open
 }
 
+/// A round step for snapping over `span`: 1, 2 or 5 times a power of ten, about a twentieth of
+/// the span.
+pub fn nice_step(span: f32) -> f32 {
+    let target = (span.abs() / 20.0).max(1e-6);
+    let power = 10f32.powf(target.log10().floor());
+    let step =
+        [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|s| *s >= target).unwrap_or(10.0 * power);
+    tidy(step, power)
+}
+
+/// `v` rounded to the decimals of `step` (so 5 x 10^-2 prints, and compares, as 0.05).
+fn tidy(v: f32, step: f32) -> f32 {
+    let decimals = (-step.log10().floor()).max(0.0) as i32;
+    let scale = 10f32.powi(decimals);
+    (v * scale).round() / scale
+}
+
+/// `v` rounded to a multiple of `step` (tidied to the step's decimals).
+pub fn snap(v: f32, step: f32) -> f32 {
+    tidy((v / step).round() * step, step)
+}
+
 fn plot(ui: &mut egui::Ui, editor: &mut BlendEditor, doc: &mut Document, live: &mut Live, space: &Space) {
     let size = vec2(
         ui.available_width().max(200.0),
@@ -332,6 +354,35 @@ fn plot(ui: &mut egui::Ui, editor: &mut BlendEditor, doc: &mut Document, live: &
         painter.line_segment([frame.to_screen([0.0, min[1]]), frame.to_screen([0.0, max[1]])], axis);
     }
     painter.line_segment([frame.to_screen([min[0], 0.0]), frame.to_screen([max[0], 0.0])], axis);
+    // The axes' values at the plot's edges (the view holds still while a point is dragged).
+    let values = egui::FontId::proportional(11.0);
+    let grey = Color32::from_gray(150);
+    let (x_lo, x_hi) = (frame.to_screen([min[0], min[1]]), frame.to_screen([max[0], min[1]]));
+    painter.text(
+        x_lo + vec2(0.0, 4.0),
+        egui::Align2::LEFT_TOP,
+        format!("{:.2}", min[0]),
+        values.clone(),
+        grey,
+    );
+    painter.text(
+        x_hi + vec2(0.0, 4.0),
+        egui::Align2::RIGHT_TOP,
+        format!("{:.2}", max[0]),
+        values.clone(),
+        grey,
+    );
+    if !space.one_d() {
+        let (y_lo, y_hi) = (frame.to_screen([min[0], min[1]]), frame.to_screen([min[0], max[1]]));
+        painter.text(
+            y_lo - vec2(4.0, 0.0),
+            egui::Align2::RIGHT_BOTTOM,
+            format!("{:.2}", min[1]),
+            values.clone(),
+            grey,
+        );
+        painter.text(y_hi - vec2(4.0, 0.0), egui::Align2::RIGHT_TOP, format!("{:.2}", max[1]), values, grey);
+    }
     // The runtime's own triangulation (2D).
     let player_space = live.player().and_then(|p| Some((p, p.find_state(editor.layer, &space.path)?)));
     if let Some((player, state)) = player_space {
@@ -401,7 +452,16 @@ fn plot(ui: &mut egui::Ui, editor: &mut BlendEditor, doc: &mut Document, live: &
                 q[1] = 0.0;
             }
             match editor.dragging {
-                Some(i) => set_position(doc, editor, i, q, drag_key),
+                Some(i) => {
+                    // Clip points land on round values (Alt: anywhere).
+                    if !ui.input(|inp| inp.modifiers.alt) {
+                        q = [snap(q[0], nice_step(max[0] - min[0])), snap(q[1], nice_step(max[1] - min[1]))];
+                        if space.one_d() {
+                            q[1] = 0.0;
+                        }
+                    }
+                    set_position(doc, editor, i, q, drag_key)
+                }
                 None => set_preview_point(live, space, q),
             }
         }
@@ -568,6 +628,18 @@ mod tests {
         assert_eq!(space_of(&doc, &editor).unwrap().points[5], [0.5, 0.5]);
         doc.undo();
         assert_eq!(doc.graph, before);
+    }
+
+    /// Dragged points snap to round steps of about a twentieth of the plot's span.
+    #[test]
+    fn points_snap_to_round_steps() {
+        assert_eq!(nice_step(3.0), 0.2);
+        assert_eq!(nice_step(2.0), 0.1);
+        assert_eq!(nice_step(100.0), 5.0);
+        assert_eq!(nice_step(0.5), 0.05);
+        assert_eq!(snap(1.2345, 0.1), 1.2);
+        assert_eq!(snap(-0.37, 0.2), -0.4);
+        assert_eq!(snap(7.4, 5.0), 5.0);
     }
 
     #[test]
