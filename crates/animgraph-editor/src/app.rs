@@ -985,7 +985,12 @@ impl Editor {
                 Some(c) => c.clips.iter().map(|c| c.name.clone()).collect(),
                 None => doc.graph.clip_names(),
             };
-            if !crate::blend_editor::show(&ctx, editor, doc, live, &clips) {
+            // Docked under the canvas (it used to float over it).
+            let mut open = true;
+            egui::Panel::bottom("blend-space").resizable(true).default_size(400.0).show(ui, |ui| {
+                open = crate::blend_editor::show(ui, editor, doc, live, &clips);
+            });
+            if !open {
                 *blend_editor = None;
             }
         }

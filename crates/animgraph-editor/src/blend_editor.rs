@@ -261,7 +261,7 @@ pub fn remove_point(doc: &mut Document, editor: &BlendEditor, point: usize) {
 
 /// Draws the editor window; returns false when it was closed.
 pub fn show(
-    ctx: &egui::Context,
+    ui: &mut egui::Ui,
     editor: &mut BlendEditor,
     doc: &mut Document,
     live: &mut Live,
@@ -269,40 +269,37 @@ pub fn show(
 ) -> bool {
     let Some(space) = space_of(doc, editor) else { return false };
     let mut open = true;
-    egui::Window::new(format!("Blend space: {}", space.name))
-        .id(egui::Id::unique("blend-space-editor"))
-        .open(&mut open)
-        .default_size([520.0, 460.0])
-        .default_pos([400.0, 150.0])
-        .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                ui.label(format!(
-                    "{} over {}",
-                    if space.one_d() { "1D" } else { "2D" },
-                    space
-                        .parameters
-                        .iter()
-                        .map(|p| if p.is_empty() { "(no parameter)" } else { p })
-                        .collect::<Vec<_>>()
-                        .join(" x ")
-                ));
-            });
-            ui.horizontal_top(|ui| {
-                ui.vertical(|ui| {
-                    ui.set_width(110.0);
-                    ui.label("Clips (drag onto the plot)");
-                    egui::ScrollArea::vertical().id_salt("blend-clips").max_height(360.0).show(ui, |ui| {
-                        for clip in clips {
-                            let id = ui.make_persistent_id(("blend-clip", clip));
-                            ui.dnd_drag_source(id, clip.clone(), |ui| {
-                                ui.label(clip);
-                            });
-                        }
+    ui.horizontal(|ui| {
+        ui.heading(format!("Blend space: {}", space.name));
+        ui.label(format!(
+            "{} over {}",
+            if space.one_d() { "1D" } else { "2D" },
+            space
+                .parameters
+                .iter()
+                .map(|p| if p.is_empty() { "(no parameter)" } else { p })
+                .collect::<Vec<_>>()
+                .join(" x ")
+        ));
+        if ui.button("Close").on_hover_text("Close the blend space editor").clicked() {
+            open = false;
+        }
+    });
+    ui.horizontal_top(|ui| {
+        ui.vertical(|ui| {
+            ui.set_width(110.0);
+            ui.label("Clips (drag onto the plot)");
+            egui::ScrollArea::vertical().id_salt("blend-clips").max_height(360.0).show(ui, |ui| {
+                for clip in clips {
+                    let id = ui.make_persistent_id(("blend-clip", clip));
+                    ui.dnd_drag_source(id, clip.clone(), |ui| {
+                        ui.label(clip);
                     });
-                });
-                plot(ui, editor, doc, live, &space);
+                }
             });
         });
+        plot(ui, editor, doc, live, &space);
+    });
     open
 }
 

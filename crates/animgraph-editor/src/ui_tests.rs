@@ -505,6 +505,9 @@ fn a_blend_spaces_editor_opens_from_its_menu_and_the_plot_sets_the_parameter() {
     assert!(h.state().tabs[0].blend_editor.is_some(), "the menu did not open the editor");
     h.get_by_label_contains("Blend space: Move");
     let plot = h.get_by_label("Blend space plot").rect();
+    // Docked: it does not cover the canvas.
+    let canvas = h.get_by_label("Graph canvas").rect();
+    assert!(!canvas.intersects(plot), "the blend space editor covers the canvas: {canvas:?} {plot:?}");
     let before = h.state().tabs[0].live.values["speed"];
     // Clicking right of centre moves the preview point: speed goes up.
     let at = Pos2::new(plot.right() - 60.0, plot.center().y);
@@ -517,6 +520,10 @@ fn a_blend_spaces_editor_opens_from_its_menu_and_the_plot_sets_the_parameter() {
     assert!(after > before + 0.5, "speed {before} -> {after}");
     // Not an edit of the graph.
     assert!(!doc(&h).dirty());
+    // Close puts it away.
+    h.get_by_label("Close").click();
+    h.run_steps(3);
+    assert!(h.state().tabs[0].blend_editor.is_none());
 }
 
 #[test]
