@@ -231,21 +231,9 @@ fn report(
 }
 
 #[cfg(feature = "render")]
-fn setup_view(
-    mut commands: Commands,
-    args: Res<Args>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-) {
-    let radius = 2.0 * (args.count as f32 / PI).sqrt().max(2.0);
-    let eye = Vec3::new(radius * 1.0, radius * 0.6, radius * 1.2);
-    commands.spawn((Camera3d::default(), Transform::from_translation(eye).looking_at(Vec3::ZERO, Vec3::Y)));
-    commands.spawn((
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(500.0, 500.0))),
-        MeshMaterial3d(materials.add(Color::srgb(0.3, 0.5, 0.3))),
-    ));
-    commands.spawn((
-        DirectionalLight::default(),
-        Transform::from_rotation(Quat::from_euler(EulerRot::ZYX, 0.0, 1.0, -PI / 4.0)),
-    ));
+fn setup_view(world: &mut World) {
+    let count = world.resource::<Args>().count;
+    let radius = 2.0 * (count as f32 / PI).sqrt().max(2.0);
+    let eye = Vec3::new(radius, radius * 0.6, radius * 1.2);
+    common::stage_3d(world, eye, Vec3::ZERO, 500.0, Color::srgb(0.3, 0.5, 0.3), false);
 }

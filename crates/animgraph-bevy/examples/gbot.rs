@@ -180,21 +180,12 @@ fn readout(
     options: Res<Options>,
 ) {
     let Ok((bot, graph, sources)) = bots.single() else { return };
-    let states = match graph.player() {
-        Some(player) => common::states(player, !options.headless),
-        None if graph.failed() => "the graph did not bind (see the log)".to_string(),
-        None => "loading...".to_string(),
-    };
-    let text = if options.headless {
-        states
-    } else {
+    let states = common::states_or_why(graph.player(), graph.failed(), &options);
+    common::set_readout(&mut readout, &options, states, || {
         let speed = sources.sources.first().and_then(ParameterSource::value).unwrap_or(0.0);
         format!(
-            "Left/Right: run (speed {speed:.2}, from |Velocity|)  Space: jump  W: wave  H: hurt\n{states}\nlast: {}",
+            "Left/Right: run (speed {speed:.2}, from |Velocity|)  Space: jump  W: wave  H: hurt\nlast: {}",
             bot.last_event
         )
-    };
-    if readout.0 != text {
-        readout.0 = text;
-    }
+    });
 }

@@ -165,40 +165,17 @@ fn signals(
 
 fn readout(robots: Query<(&Robot, &AnimGraph3D)>, mut readout: ResMut<Readout>, options: Res<Options>) {
     let Ok((robot, graph)) = robots.single() else { return };
-    let states = match graph.player() {
-        Some(player) => common::states(player, !options.headless),
-        None if graph.failed() => "the graph did not bind (see the log)".to_string(),
-        None => "loading...".to_string(),
-    };
-    let text = if options.headless {
-        states
-    } else {
+    let states = common::states_or_why(graph.player(), graph.failed(), &options);
+    common::set_readout(&mut readout, &options, states, || {
         format!(
-            "Up/Down: speed {:.1}  Space: jump  1/2/3: emote ({})  0: none  Y: nod  D: dead ({})\n{states}\nlast: {}",
+            "Up/Down: speed {:.1}  Space: jump  1/2/3: emote ({})  0: none  Y: nod  D: dead ({})\nlast: {}",
             robot.speed, robot.emote, robot.dead, robot.last_event
         )
-    };
-    if readout.0 != text {
-        readout.0 = text;
-    }
+    });
 }
 
 #[cfg(feature = "render")]
-fn view(
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-) {
-    commands.spawn((
-        Camera3d::default(),
-        Transform::from_xyz(0.0, 3.0, 7.0).looking_at(Vec3::new(0.0, 1.5, 0.0), Vec3::Y),
-    ));
-    commands.spawn((
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(20.0, 20.0))),
-        MeshMaterial3d(materials.add(Color::srgb(0.35, 0.4, 0.5))),
-    ));
-    commands.spawn((
-        DirectionalLight { shadow_maps_enabled: true, ..default() },
-        Transform::from_rotation(Quat::from_euler(EulerRot::ZYX, 0.0, 0.6, -std::f32::consts::PI / 4.0)),
-    ));
+fn view(world: &mut World) {
+    let eye = Vec3::new(0.0, 3.0, 7.0);
+    common::stage_3d(world, eye, Vec3::new(0.0, 1.5, 0.0), 20.0, Color::srgb(0.35, 0.4, 0.5), true);
 }

@@ -272,3 +272,38 @@ impl AssetLoader for ModelLoader {
         &[]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use animgraph_2d::data::{AtlasData, AtlasPage};
+    use bevy::asset::AssetPath;
+
+    fn page(image: &str, pma: bool) -> AtlasPage {
+        AtlasPage { image: image.into(), width: 64, height: 64, pma }
+    }
+
+    /// Texture pages resolve beside the `.mskel` as asset paths, keep their premultiplied flag,
+    /// and a page whose path leaves the skeleton's folder is refused (None), never loaded.
+    #[test]
+    fn texture_pages_resolve_beside_the_skeleton_and_never_leave_its_folder() {
+        let mskel = AssetPath::from("characters/hero/hero.mskel");
+        let plain = Skeleton2DData { texture: Some("hero.png".into()), ..Default::default() };
+        assert_eq!(pages(&plain, &mskel), [Some((AssetPath::from("characters/hero/hero.png"), false))]);
+        let atlas = Skeleton2DData {
+            atlas: Some(AtlasData {
+                pages: vec![
+                    page("pages/a.png", true),
+                    page("../other/b.png", false),
+                    page("/etc/c.png", false),
+                ],
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let resolved = pages(&atlas, &mskel);
+        assert_eq!(resolved[0], Some((AssetPath::from("characters/hero/pages/a.png"), true)));
+        assert_eq!(resolved[1], None, "a page through .. is refused");
+        assert_eq!(resolved[2], None, "an absolute page is refused");
+    }
+}

@@ -264,30 +264,18 @@ fn paint_grid(painter: &egui::Painter, rect: Rect, view: &View) {
     }
     let centre = rect.center();
     let origin = view.to_screen(centre, [0.0, 0.0]);
-    let first = |from: f32, o: f32| ((from - o) / step).floor() as i64;
     let (minor, major) = (Color32::from_rgb(36, 38, 45), Color32::from_rgb(45, 48, 57));
-    let mut k = first(rect.left(), origin.x);
-    loop {
-        let x = origin.x + k as f32 * step;
-        if x > rect.right() {
-            break;
+    // Lines at origin + k x step across [lo, hi] on one axis; every fifth brighter.
+    let lines = |lo: f32, hi: f32, o: f32, segment: &dyn Fn(f32) -> [Pos2; 2]| {
+        let mut k = ((lo - o) / step).floor() as i64;
+        while o + k as f32 * step <= hi {
+            let colour = if k.rem_euclid(5) == 0 { major } else { minor };
+            painter.line_segment(segment(o + k as f32 * step), Stroke::new(1.0, colour));
+            k += 1;
         }
-        let colour = if k.rem_euclid(5) == 0 { major } else { minor };
-        painter
-            .line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(1.0, colour));
-        k += 1;
-    }
-    let mut k = first(rect.top(), origin.y);
-    loop {
-        let y = origin.y + k as f32 * step;
-        if y > rect.bottom() {
-            break;
-        }
-        let colour = if k.rem_euclid(5) == 0 { major } else { minor };
-        painter
-            .line_segment([Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)], Stroke::new(1.0, colour));
-        k += 1;
-    }
+    };
+    lines(rect.left(), rect.right(), origin.x, &|x| [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())]);
+    lines(rect.top(), rect.bottom(), origin.y, &|y| [Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)]);
 }
 
 /// What the canvas asks of the rest of the editor.

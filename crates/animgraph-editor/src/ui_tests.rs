@@ -81,6 +81,12 @@ fn canvas_centre(h: &Harness<'_, Editor>) -> Pos2 {
 
 /// Replaces a text field's contents the way a user does: focus, select all, type, Enter.
 fn retype(h: &mut Harness<'_, Editor>, by: By<'_>, text: &str) {
+    retype_then(h, by, text, egui::Key::Enter);
+}
+
+/// Replaces a text field's contents with `text`, then presses `key` (Enter commits, Escape
+/// cancels).
+fn retype_then(h: &mut Harness<'_, Editor>, by: By<'_>, text: &str, key: egui::Key) {
     let field = h.get(by);
     field.focus();
     h.run_steps(1);
@@ -88,7 +94,7 @@ fn retype(h: &mut Harness<'_, Editor>, by: By<'_>, text: &str) {
     h.run_steps(1);
     h.event(Event::Text(text.to_string()));
     h.run_steps(1);
-    h.key_press(egui::Key::Enter);
+    h.key_press(key);
     h.run_steps(3);
 }
 
@@ -656,20 +662,10 @@ fn transition_fields_explain_themselves() {
 fn escape_cancels_a_text_edit() {
     let mut h = open(scratch_copy("escape"));
     let field = || By::new().value("Base").role(Role::TextInput);
-    let type_into = |h: &mut Harness<'_, Editor>, text: &str, key: egui::Key| {
-        h.get(field()).focus();
-        h.run_steps(1);
-        h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
-        h.run_steps(1);
-        h.event(Event::Text(text.to_string()));
-        h.run_steps(1);
-        h.key_press(key);
-        h.run_steps(3);
-    };
-    type_into(&mut h, "Typo", egui::Key::Escape);
+    retype_then(&mut h, field(), "Typo", egui::Key::Escape);
     assert_eq!(doc(&h).graph.layers[0].name, "Base", "Escape committed the edit");
     assert!(!doc(&h).dirty());
-    type_into(&mut h, "Ground", egui::Key::Enter);
+    retype_then(&mut h, field(), "Ground", egui::Key::Enter);
     assert_eq!(doc(&h).graph.layers[0].name, "Ground");
 }
 

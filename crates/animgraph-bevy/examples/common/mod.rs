@@ -192,3 +192,35 @@ pub fn describe(player: &AnimationGraphPlayer, event: &animgraph_runtime::GraphE
         ref other => format!("{other:?}"),
     }
 }
+
+/// The readout's state line: the graph's states, or why there are none yet.
+pub fn states_or_why(player: Option<&AnimationGraphPlayer>, failed: bool, options: &Options) -> String {
+    match player {
+        Some(player) => states(player, !options.headless),
+        None if failed => "the graph did not bind (see the log)".to_string(),
+        None => "loading...".to_string(),
+    }
+}
+
+/// Shows `text`: the state line alone headless (printed when it changes), with the example's
+/// key help (`help`, computed only with a window) above it in a window.
+pub fn set_readout(readout: &mut Readout, options: &Options, states: String, help: impl FnOnce() -> String) {
+    let text = if options.headless { states } else { format!("{}\n{states}", help()) };
+    if readout.0 != text {
+        readout.0 = text;
+    }
+}
+
+/// A 3D example's stage: a camera at `eye` looking at `target`, a ground of `ground` metres
+/// square in `colour`, and a sun (casting shadows when `shadows`).
+#[cfg(feature = "render")]
+pub fn stage_3d(world: &mut World, eye: Vec3, target: Vec3, ground: f32, colour: Color, shadows: bool) {
+    let mesh = world.resource_mut::<Assets<Mesh>>().add(Plane3d::default().mesh().size(ground, ground));
+    let material = world.resource_mut::<Assets<StandardMaterial>>().add(colour);
+    world.spawn((Camera3d::default(), Transform::from_translation(eye).looking_at(target, Vec3::Y)));
+    world.spawn((Mesh3d(mesh), MeshMaterial3d(material)));
+    world.spawn((
+        DirectionalLight { shadow_maps_enabled: shadows, ..default() },
+        Transform::from_rotation(Quat::from_euler(EulerRot::ZYX, 0.0, 1.0, -std::f32::consts::PI / 4.0)),
+    ));
+}
