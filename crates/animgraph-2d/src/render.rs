@@ -352,6 +352,191 @@ pub fn render(
     animgraph_draw::downscale(canvas, w, h, ss)
 }
 
+/// A pose as triangles for a GPU ([`animgraph_draw::Triangles`], cleared first), in the same
+/// order and places as [`render`] draws them (`camera` maps to view units). Texture coordinates
+/// are normalised by each page's size in `textures`; a missing page draws flat (run page
+/// `None`) in the same grey as [`render`]. Slot and attachment colours tint the vertices
+/// (premultiplied); additive slots have vertex alpha 0 (premultiplied blending adds them).
+/// Clipping attachments clip the triangles on the CPU (the clipping polygon cut into convex
+/// pieces, each triangle clipped against each piece), as Spine's runtimes do. Not drawn as in
+/// [`render`]: the two-colour tint's dark colour, and multiply/screen slots (drawn as normal).
+pub fn triangles(
+    skeleton: &Skeleton2D,
+    pose: &Pose,
+    textures: &[Option<Pixmap>],
+    camera: &Camera,
+    bones: bool,
+    out: &mut animgraph_draw::Triangles,
+) {
+    out.clear();
+    let view = camera.view;
+    let mut vertices = Vec::new();
+    // The clip in force: its convex pieces (view space) and the last slot it clips.
+    let mut clip: Option<(Vec<Vec<Vec2>>, Option<u16>)> = None;
+    let mut polygon: Vec<(Vec2, Vec2)> = Vec::new();
+    let mut scratch: Vec<(Vec2, Vec2)> = Vec::new();
+    for &slot_id in &pose.draw_order {
+        let slot = slot_id as usize;
+        let end = |clip: &mut Option<(Vec<Vec<Vec2>>, Option<u16>)>| {
+            if clip.as_ref().is_some_and(|(_, end)| *end == Some(slot_id)) {
+                *clip = None;
+            }
+        };
+        let Some(a) = pose.attachments[slot] else {
+            end(&mut clip);
+            continue;
+        };
+        let attachment = &skeleton.attachments[a as usize];
+        let geometry = &skeleton.geometry[a as usize];
+        if geometry.clipping.is_some() {
+            if clip.is_none() {
+                world_vertices(skeleton, pose, slot, a as usize, &mut vertices);
+                let shape: Vec<Vec2> = vertices.iter().map(|v| view.transform_point2(*v)).collect();
+                clip = Some((convex_pieces(&shape), geometry.clipping.and_then(|c| c.end)));
+            }
+            continue;
+        }
+        let tint: [f32; 4] = std::array::from_fn(|i| pose.colors[slot][i] * attachment.color[i]);
+        let alpha = tint[3].clamp(0.0, 1.0);
+        if alpha <= 0.0 || geometry.triangles.is_empty() {
+            end(&mut clip);
+            continue;
+        }
+        let page = geometry.page.filter(|p| textures.get(*p as usize).is_some_and(Option::is_some));
+        let size = page
+            .and_then(|p| textures[p as usize].as_ref())
+            .map_or(Vec2::ONE, |t| Vec2::new(t.width() as f32, t.height() as f32));
+        let byte = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+        let rgb = match page {
+            Some(_) => [tint[0], tint[1], tint[2]],
+            None => [0.7 * tint[0], 0.7 * tint[1], 0.75 * tint[2]],
+        };
+        let additive = skeleton.data.slots[slot].blend == BlendMode::Additive;
+        let color = [
+            byte(rgb[0] * alpha),
+            byte(rgb[1] * alpha),
+            byte(rgb[2] * alpha),
+            if additive { 0 } else { byte(alpha) },
+        ];
+        world_vertices(skeleton, pose, slot, a as usize, &mut vertices);
+        let corner = |p: Vec2, uv: Vec2| animgraph_draw::Vertex {
+            position: p.to_array(),
+            uv: (uv / size).to_array(),
+            color,
+        };
+        let page = page.map(u32::from);
+        for t in &geometry.triangles {
+            let p = t.map(|i| view.transform_point2(vertices[i as usize]));
+            let uv = t.map(|i| geometry.uvs[i as usize]);
+            match &clip {
+                None => out.push(page, [0, 1, 2].map(|k| corner(p[k], uv[k]))),
+                Some((pieces, _)) => {
+                    for piece in pieces {
+                        polygon.clear();
+                        polygon.extend((0..3).map(|k| (p[k], uv[k])));
+                        clip_convex(&mut polygon, piece, &mut scratch);
+                        for k in 1..polygon.len().saturating_sub(1) {
+                            let [a, b, c] = [polygon[0], polygon[k], polygon[k + 1]];
+                            out.push(page, [corner(a.0, a.1), corner(b.0, b.1), corner(c.0, c.1)]);
+                        }
+                    }
+                }
+            }
+        }
+        end(&mut clip);
+    }
+    if bones {
+        for (b, world) in pose.world.iter().enumerate() {
+            let from = (view * *world).transform_point2(Vec2::ZERO);
+            let to = match skeleton.parents.iter().position(|p| *p == Some(b as u16)) {
+                Some(child) => (view * pose.world[child]).transform_point2(Vec2::ZERO),
+                None => {
+                    (view * *world).transform_point2(Vec2::new(skeleton.data.bones[b].length.max(4.0), 0.0))
+                }
+            };
+            out.lines.push((from.to_array(), to.to_array()));
+        }
+    }
+}
+
+/// Twice the signed area of a polygon (positive when its corners turn anticlockwise in y-up
+/// terms, i.e. clockwise on screen).
+fn signed_area(polygon: &[Vec2]) -> f32 {
+    (0..polygon.len()).map(|i| polygon[i].perp_dot(polygon[(i + 1) % polygon.len()])).sum()
+}
+
+/// A simple polygon as convex pieces, all wound the same way (positive [`signed_area`]): itself
+/// when convex, else its triangles by ear clipping. Degenerate input gives no pieces.
+fn convex_pieces(polygon: &[Vec2]) -> Vec<Vec<Vec2>> {
+    let mut points: Vec<Vec2> = polygon.iter().copied().filter(|p| p.is_finite()).collect();
+    if points.len() < 3 {
+        return Vec::new();
+    }
+    if signed_area(&points) < 0.0 {
+        points.reverse();
+    }
+    let n = points.len();
+    let turn = |i: usize, pts: &[Vec2]| {
+        let m = pts.len();
+        (pts[(i + 1) % m] - pts[i]).perp_dot(pts[(i + 2) % m] - pts[(i + 1) % m])
+    };
+    if (0..n).all(|i| turn(i, &points) >= 0.0) {
+        return vec![points];
+    }
+    // Ear clipping: O(n^2) corners for clipping polygons of a few dozen points.
+    let mut pieces = Vec::new();
+    let mut guard = 0;
+    while points.len() > 3 && guard < 10_000 {
+        guard += 1;
+        let m = points.len();
+        let ear = (0..m).find(|&i| {
+            let (a, b, c) = (points[i], points[(i + 1) % m], points[(i + 2) % m]);
+            if (b - a).perp_dot(c - b) <= 0.0 {
+                return false;
+            }
+            let inside = |p: Vec2| {
+                (b - a).perp_dot(p - a) > 0.0 && (c - b).perp_dot(p - b) > 0.0 && (a - c).perp_dot(p - c) > 0.0
+            };
+            (0..m).filter(|&j| j != i && j != (i + 1) % m && j != (i + 2) % m).all(|j| !inside(points[j]))
+        });
+        let i = ear.unwrap_or(0);
+        let (a, b, c) = (points[i], points[(i + 1) % m], points[(i + 2) % m]);
+        if (b - a).perp_dot(c - b) > 0.0 {
+            pieces.push(vec![a, b, c]);
+        }
+        points.remove((i + 1) % m);
+    }
+    if points.len() == 3 && signed_area(&points) > 0.0 {
+        pieces.push(points);
+    }
+    pieces
+}
+
+/// Sutherland-Hodgman: `polygon` (position, uv) cut to the inside of the convex `clip` (wound
+/// with positive [`signed_area`]), in place.
+fn clip_convex(polygon: &mut Vec<(Vec2, Vec2)>, clip: &[Vec2], scratch: &mut Vec<(Vec2, Vec2)>) {
+    for i in 0..clip.len() {
+        if polygon.is_empty() {
+            return;
+        }
+        let (a, b) = (clip[i], clip[(i + 1) % clip.len()]);
+        let side = |p: Vec2| (b - a).perp_dot(p - a);
+        scratch.clear();
+        for k in 0..polygon.len() {
+            let (p, q) = (polygon[k], polygon[(k + 1) % polygon.len()]);
+            let (sp, sq) = (side(p.0), side(q.0));
+            if sp >= 0.0 {
+                scratch.push(p);
+            }
+            if (sp >= 0.0) != (sq >= 0.0) {
+                let t = sp / (sp - sq);
+                scratch.push((p.0.lerp(q.0, t), p.1.lerp(q.1, t)));
+            }
+        }
+        std::mem::swap(polygon, scratch);
+    }
+}
+
 #[cfg(feature = "tools")]
 /// Runs a graph from a script on a skeleton and renders the requested frames (in frame order),
 /// calling `frame_done(frame, image)` for each. The camera frames what those frames draw (the

@@ -250,3 +250,32 @@ fn the_gbot_script_swaps_skins() {
     assert_eq!(seen[299], (gold, None));
     assert_eq!(seen[300], (None, None), "\"skins\": [] is the default skin alone");
 }
+
+/// The GPU triangles clip as the CPU picture masks: with a concave clipping polygon (an L,
+/// cut into triangles) and to the end of the draw order, they cover the pixels the picture
+/// draws, and nothing right of the polygon.
+#[test]
+fn triangles_are_clipped_like_the_picture() {
+    let props = format!(
+        r#"{{ "bones": [{{ "name": "root" }}],
+           "slots": [{{ "name": "clip", "bone": "root", "attachment": "l" }},
+                     {{ "name": "a", "bone": "root", "attachment": "sq" }}],
+           "attachments": [{{ "slot": "clip", "name": "l", "type": "clipping",
+                              "vertices": [[-10, -10], [0, -10], [0, 0], [-5, 0], [-5, 10], [-10, 10]] }},
+                           {{ "slot": "a", "name": "sq", {SQUARE}, "color": [1, 0, 0, 1] }}] }}"#
+    );
+    let text = format!(r#"{{ "format": 2, "uid": "res_t", "type": "Skeleton2DData", "props": {props} }}"#);
+    let skeleton = Skeleton2D::new(Skeleton2DData::parse(&text).unwrap()).unwrap();
+    let (camera, _) = small_frame();
+    let mut triangles = animgraph_draw::Triangles::default();
+    animgraph_2d::render::triangles(&skeleton, &skeleton.setup, &[None], &camera, false, &mut triangles);
+    let picture = draw(&props);
+    let cpu: Vec<bool> = (0..32 * 32).map(|i| rgb(&picture, i % 32, i / 32) != [0, 0, 0]).collect();
+    let gpu = triangles.coverage(32, 32);
+    assert!(cpu.iter().any(|c| *c), "the picture draws inside the L");
+    let differ = cpu.iter().zip(&gpu).filter(|(c, g)| c != g).count();
+    assert!(differ <= 8, "{differ} of 1024 pixels differ (edge pixels at most)");
+    assert!(!gpu[(24 * 32 + 24) as usize] && !gpu[(16 * 32 + 24) as usize], "right of the L is not drawn");
+    assert!(!gpu[(24 * 32 + 12) as usize], "the L's notch (lower middle) is not drawn");
+    assert!(gpu[(8 * 32 + 8) as usize] && gpu[(24 * 32 + 4) as usize], "both arms of the L are drawn");
+}

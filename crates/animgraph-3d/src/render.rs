@@ -259,6 +259,88 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
     animgraph_draw::downscale(canvas, options.width.max(1), options.height.max(1), ss)
 }
 
+/// A pose's skinned mesh as triangles for a GPU ([`animgraph_draw::Triangles`], cleared first):
+/// projected to a `width` x `height` view (y down), sorted far to near (a GPU drawing them in
+/// order without a depth buffer paints the nearest last), lit per vertex as [`render`] lights
+/// per pixel, coloured by the material's base colour, with the material's texture as the run's
+/// page (an index into the mesh's textures; they repeat). Triangles with a corner behind the
+/// camera are left out. `scratch` keeps the skinned vertices and the sort between frames.
+pub fn triangles(
+    skeleton: &Skeleton3D,
+    pose: &Pose3D,
+    camera: &Camera3D,
+    (width, height): (f32, f32),
+    joints: bool,
+    scratch: &mut TriangleScratch,
+    out: &mut animgraph_draw::Triangles,
+) {
+    out.clear();
+    let to_screen = |p: Vec3| -> Option<(Vec2, f32)> {
+        let c = camera.view_projection * p.extend(1.0);
+        if c.w <= 1e-6 {
+            return None;
+        }
+        let ndc = c.truncate() / c.w;
+        Some((Vec2::new((ndc.x * 0.5 + 0.5) * width, (1.0 - (ndc.y * 0.5 + 0.5)) * height), c.w))
+    };
+    if let Some(mesh) = &skeleton.mesh {
+        skin_positions(skeleton, pose, &mut scratch.skinned);
+        scratch.projected.clear();
+        scratch.projected.extend(scratch.skinned.iter().map(|(p, n)| {
+            let light = 0.3 + 0.7 * n.dot(camera.light).abs();
+            (to_screen(*p), light)
+        }));
+        scratch.order.clear();
+        for (t, tri) in mesh.triangles.iter().enumerate() {
+            let corners = tri.map(|i| scratch.projected[i as usize].0);
+            if let [Some(a), Some(b), Some(c)] = corners {
+                if (b.0 - a.0).perp_dot(c.0 - a.0).abs() > 1e-9 {
+                    // Distance along the view: the mean of the corners' clip w.
+                    scratch.order.push(((a.1 + b.1 + c.1) / 3.0, t as u32));
+                }
+            }
+        }
+        scratch.order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for &(_, t) in &scratch.order {
+            let tri = mesh.triangles[t as usize];
+            let (base, texture) = mesh.materials[mesh.triangle_material[t as usize] as usize];
+            let page = texture.filter(|i| *i < mesh.textures.len()).map(|i| i as u32);
+            let corner = |i: u32| {
+                let (screen, light) = scratch.projected[i as usize];
+                let p = screen.map_or(Vec2::ZERO, |s| s.0);
+                animgraph_draw::Vertex {
+                    position: p.to_array(),
+                    uv: mesh.uvs[i as usize].to_array(),
+                    color: [to_u8(base.x * light), to_u8(base.y * light), to_u8(base.z * light), 255],
+                }
+            };
+            out.push(page, tri.map(corner));
+        }
+    }
+    if joints || skeleton.mesh.is_none() {
+        for (j, parent) in skeleton.parents.iter().enumerate() {
+            let Some(p) = parent else { continue };
+            let (Some(a), Some(b)) = (
+                to_screen(Vec3::from(pose.world[j].translation)),
+                to_screen(Vec3::from(pose.world[*p as usize].translation)),
+            ) else {
+                continue;
+            };
+            if let Some((a, b)) = clip_segment(a.0, b.0, Vec2::new(width, height)) {
+                out.lines.push((a.to_array(), b.to_array()));
+            }
+        }
+    }
+}
+
+/// What [`triangles`] keeps between frames.
+#[derive(Clone, Debug, Default)]
+pub struct TriangleScratch {
+    skinned: Vec<(Vec3, Vec3)>,
+    projected: Vec<(Option<(Vec2, f32)>, f32)>,
+    order: Vec<(f32, u32)>,
+}
+
 /// A camera like [`fit_camera`] framing a sphere (centre, radius).
 pub fn sphere_camera(centre: Vec3, radius: f32, width: u32, height: u32) -> Camera3D {
     let direction = Vec3::new(0.45, 0.25, 1.0).normalize();

@@ -44,6 +44,10 @@ impl Default for View {
     }
 }
 
+/// Working storage [`CharacterInstance::triangles`] keeps between frames.
+#[derive(Clone, Debug, Default)]
+pub struct TriangleScratch(render3d::TriangleScratch);
+
 /// A character with a graph player.
 pub struct CharacterInstance {
     character: Character,
@@ -181,15 +185,43 @@ impl CharacterInstance {
         }
     }
 
+    /// The current pose as triangles for a GPU, framed as [`render`](Self::render) frames it in
+    /// a `view.width` x `view.height` view (any units: the editor uses points). Runs name
+    /// [`Character::pages`]. `scratch` keeps 3D working storage between frames.
+    pub fn triangles(&self, view: &View, scratch: &mut TriangleScratch, out: &mut animgraph_draw::Triangles) {
+        let (width, height) = (view.width.max(1), view.height.max(1));
+        match (&self.animation, &self.character) {
+            (Animation::TwoD(a), Character::TwoD(skeleton, texture)) => {
+                let camera = self.camera_2d(view, width, height);
+                render2d::triangles(skeleton, &a.backend.pose, texture, &camera, view.bones, out);
+            }
+            (Animation::ThreeD(a), Character::ThreeD(skeleton)) => {
+                let camera = self.camera_3d(view, width, height);
+                let size = (width as f32, height as f32);
+                render3d::triangles(skeleton, &a.backend.pose, &camera, size, view.bones, &mut scratch.0, out);
+            }
+            _ => unreachable!("an instance's animation always matches its character"),
+        }
+    }
+
+    fn camera_2d(&self, view: &View, width: u32, height: u32) -> render2d::Camera {
+        let (min, max) = self.bounds_2d;
+        let centre = (min + max) * 0.5;
+        let half = (max - min) * 0.6 / view.zoom.max(0.05);
+        render2d::Camera::fit(centre - half, centre + half, width, height, 0.02)
+    }
+
+    fn camera_3d(&self, view: &View, width: u32, height: u32) -> render3d::Camera3D {
+        let (centre, radius) = self.sphere_3d;
+        render3d::orbit_camera(centre, radius, view.yaw, view.pitch, 4.2 / view.zoom.max(0.05), width, height)
+    }
+
     /// Draws the current pose.
     pub fn render(&self, view: &View) -> tiny_skia::Pixmap {
         let (width, height) = (view.width.max(1), view.height.max(1));
         match (&self.animation, &self.character) {
             (Animation::TwoD(a), Character::TwoD(skeleton, texture)) => {
-                let (min, max) = self.bounds_2d;
-                let centre = (min + max) * 0.5;
-                let half = (max - min) * 0.6 / view.zoom.max(0.05);
-                let camera = render2d::Camera::fit(centre - half, centre + half, width, height, 0.02);
+                let camera = self.camera_2d(view, width, height);
                 let options = render2d::RenderOptions {
                     width,
                     height,
@@ -200,16 +232,7 @@ impl CharacterInstance {
                 render2d::render(skeleton, &a.backend.pose, texture, &camera, &options)
             }
             (Animation::ThreeD(a), Character::ThreeD(skeleton)) => {
-                let (centre, radius) = self.sphere_3d;
-                let camera = render3d::orbit_camera(
-                    centre,
-                    radius,
-                    view.yaw,
-                    view.pitch,
-                    4.2 / view.zoom.max(0.05),
-                    width,
-                    height,
-                );
+                let camera = self.camera_3d(view, width, height);
                 let options = render3d::RenderOptions3D {
                     width,
                     height,

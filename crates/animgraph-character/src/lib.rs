@@ -16,7 +16,8 @@
 
 mod instance;
 
-pub use instance::{CharacterInstance, View};
+pub use animgraph_draw::Triangles;
+pub use instance::{CharacterInstance, TriangleScratch, View};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,6 +41,21 @@ pub struct Loaded {
     pub character: Character,
     /// Non-fatal findings (a texture that did not load, glTF parts that were skipped).
     pub warnings: Vec<String>,
+}
+
+/// An image a character's triangles are textured with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageImage {
+    /// Pixels across.
+    pub width: u32,
+    /// Pixels down.
+    pub height: u32,
+    /// RGBA8, row-major.
+    pub rgba: Vec<u8>,
+    /// Whether the colours are already multiplied by alpha.
+    pub premultiplied: bool,
+    /// Whether texture coordinates outside 0..1 repeat (3D) rather than clamp (2D).
+    pub repeat: bool,
 }
 
 /// One bone (2D) or joint (3D).
@@ -212,6 +228,29 @@ impl Character {
                 .iter()
                 .map(|c| Clip { name: c.name.clone(), length: c.duration, markers: c.markers.len() })
                 .collect(),
+        }
+    }
+
+    /// The images [`CharacterInstance::triangles`] refers to by page, for uploading to a GPU
+    /// once: 2D atlas pages (premultiplied) or the 3D mesh's textures (straight alpha, repeating).
+    /// `None` where an image did not load (those runs draw flat).
+    pub fn pages(&self) -> Vec<Option<PageImage>> {
+        match self {
+            Character::TwoD(_, textures) => textures
+                .iter()
+                .map(|t| {
+                    t.as_ref().map(|p| PageImage {
+                        width: p.width(),
+                        height: p.height(),
+                        rgba: p.data().to_vec(),
+                        premultiplied: true,
+                        repeat: false,
+                    })
+                })
+                .collect(),
+            Character::ThreeD(s) => s.mesh.iter().flat_map(|m| &m.textures).map(|(rgba, width, height)| {
+                Some(PageImage { width: *width, height: *height, rgba: rgba.clone(), premultiplied: false, repeat: true })
+            }).collect(),
         }
     }
 

@@ -97,3 +97,44 @@ fn scrubbing_a_recording_reproduces_the_recorded_pose_exactly() {
         }
     }
 }
+
+/// The GPU preview's triangles cover the same pixels as the CPU picture (no supersampling, so
+/// both sample pixel centres): the same framing, the same parts, the same draw order's result.
+#[test]
+fn triangles_cover_what_the_cpu_picture_shows() {
+    for (skeleton, graph) in [
+        ("characters/gbot/gbot.mskel", "characters/gbot/gbot.mres"),
+        ("characters/robot/RobotExpressive.glb", "characters/robot/robot.mres"),
+        ("characters/fox/Fox.glb", "characters/fox/fox.mres"),
+    ] {
+        // 2D without its pages, so the CPU fills whole triangles too (transparent texels would
+        // leave holes the triangles cover).
+        let character = match Character::load(&asset(skeleton), None).unwrap().character {
+            Character::TwoD(s, pages) => Character::TwoD(s, std::sync::Arc::new(vec![None; pages.len()])),
+            other => other,
+        };
+        let graph = animgraph_runtime::mres::load_file(asset(graph)).unwrap().graph;
+        let mut a = CharacterInstance::new(&character, &graph).unwrap();
+        for _ in 0..40 {
+            a.update(1.0 / 60.0);
+        }
+        let view = View { width: 200, height: 200, supersample: 1, ..Default::default() };
+        let image = a.render(&view);
+        let corner = image.pixel(0, 0).unwrap();
+        let cpu: Vec<bool> = image.pixels().iter().map(|p| *p != corner).collect();
+        let mut triangles = animgraph_character::Triangles::default();
+        a.triangles(&view, &mut Default::default(), &mut triangles);
+        assert!(!triangles.is_empty(), "{skeleton}: no triangles");
+        let gpu = triangles.coverage(200, 200);
+        let both = cpu.iter().zip(&gpu).filter(|(c, g)| **c && **g).count();
+        let either = cpu.iter().zip(&gpu).filter(|(c, g)| **c || **g).count();
+        let overlap = both as f32 / either as f32;
+        assert!(overlap > 0.97, "{skeleton}: triangles and picture agree on {overlap} of the covered pixels");
+        let pages = a.character().pages();
+        for run in &triangles.runs {
+            if let Some(p) = run.page {
+                assert!(pages.get(p as usize).is_some_and(Option::is_some), "{skeleton}: run on missing page {p}");
+            }
+        }
+    }
+}

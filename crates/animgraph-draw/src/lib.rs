@@ -22,6 +22,98 @@ pub fn downscale(canvas: Pixmap, width: u32, height: u32, supersample: u32) -> P
     out
 }
 
+/// A posed character as triangles for a GPU to draw (the editor's preview hands them to egui):
+/// screen positions in the view's units (y down), texture coordinates normalised to the page,
+/// premultiplied vertex colours, in drawing order. Consecutive triangles on the same page form
+/// one [`Run`]. Built by `animgraph_2d::render::triangles` and `animgraph_3d::render::triangles`;
+/// the buffers are kept between frames (clear, refill: no allocation once grown).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Triangles {
+    /// Three per triangle, in drawing order.
+    pub vertices: Vec<Vertex>,
+    /// Runs of triangles sharing a texture page, in drawing order.
+    pub runs: Vec<Run>,
+    /// Bone lines to draw over the picture (from, to).
+    pub lines: Vec<([f32; 2], [f32; 2])>,
+}
+
+/// One corner of a triangle.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Vertex {
+    /// Screen position (view units, y down).
+    pub position: [f32; 2],
+    /// Texture coordinates on the run's page (0..1; 3D textures repeat outside).
+    pub uv: [f32; 2],
+    /// Premultiplied RGBA multiplying the texture (alpha 0 with colour: additive).
+    pub color: [u8; 4],
+}
+
+/// Consecutive triangles drawn with one texture page.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Run {
+    /// The page (`None`: flat colour, no texture).
+    pub page: Option<u32>,
+    /// Its vertices: `vertices[first..first + count]`, three per triangle.
+    pub first: u32,
+    /// How many vertices.
+    pub count: u32,
+}
+
+impl Triangles {
+    /// Empties the lists, keeping their storage.
+    pub fn clear(&mut self) {
+        self.vertices.clear();
+        self.runs.clear();
+        self.lines.clear();
+    }
+
+    /// Appends a triangle on `page`, extending the last run when it is on the same page.
+    pub fn push(&mut self, page: Option<u32>, corners: [Vertex; 3]) {
+        let first = self.vertices.len() as u32;
+        self.vertices.extend_from_slice(&corners);
+        match self.runs.last_mut() {
+            Some(run) if run.page == page && run.first + run.count == first => run.count += 3,
+            _ => self.runs.push(Run { page, first, count: 3 }),
+        }
+    }
+
+    /// How many triangles.
+    pub fn len(&self) -> usize {
+        self.vertices.len() / 3
+    }
+
+    /// Whether there are no triangles.
+    pub fn is_empty(&self) -> bool {
+        self.vertices.is_empty()
+    }
+
+    /// Which pixels of a `width` x `height` image the triangles cover (row-major), sampled at
+    /// pixel centres: for comparing with a CPU picture's silhouette.
+    pub fn coverage(&self, width: u32, height: u32) -> Vec<bool> {
+        let mut covered = vec![false; (width * height) as usize];
+        for t in self.vertices.chunks_exact(3) {
+            let [a, b, c] = [t[0].position, t[1].position, t[2].position];
+            let area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+            if area.abs() < 1e-9 || !area.is_finite() {
+                continue;
+            }
+            let lo = |i: usize| a[i].min(b[i]).min(c[i]).max(0.0) as u32;
+            let hi = |i: usize, n: u32| (a[i].max(b[i]).max(c[i]).min(n as f32 - 1.0)).max(0.0) as u32;
+            for y in lo(1)..=hi(1, height) {
+                for x in lo(0)..=hi(0, width) {
+                    let p = [x as f32 + 0.5, y as f32 + 0.5];
+                    let edge = |u: [f32; 2], v: [f32; 2]| (u[0] - p[0]) * (v[1] - p[1]) - (u[1] - p[1]) * (v[0] - p[0]);
+                    let (w0, w1, w2) = (edge(b, c) / area, edge(c, a) / area, edge(a, b) / area);
+                    if w0 >= 0.0 && w1 >= 0.0 && w2 >= 0.0 {
+                        covered[(y * width + x) as usize] = true;
+                    }
+                }
+            }
+        }
+        covered
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

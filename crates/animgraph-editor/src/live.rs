@@ -353,6 +353,28 @@ impl Live {
         }
     }
 
+    /// The posed character as triangles for the GPU (false without a skeleton); runs name
+    /// [`Character::pages`](animgraph_character::Character::pages) of the chosen character.
+    pub fn triangles(
+        &self,
+        view: &animgraph_character::View,
+        scratch: &mut animgraph_character::TriangleScratch,
+        out: &mut animgraph_character::Triangles,
+    ) -> bool {
+        match &self.driver {
+            Some(Driver::Character(c)) => {
+                c.triangles(view, scratch, out);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Counts skeleton choices: changes when the character does (the preview re-uploads pages).
+    pub fn character_version(&self) -> u64 {
+        self.character_version
+    }
+
     /// Draws the posed character (`None` without a skeleton).
     pub fn render(&self, view: &animgraph_character::View) -> Option<tiny_skia::Pixmap> {
         match &self.driver {

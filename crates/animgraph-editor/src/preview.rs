@@ -6,14 +6,93 @@ use eframe::egui;
 use crate::character::CharacterInfo;
 use crate::live::Live;
 
-/// The preview's camera and its last picture.
+/// The preview's camera, the character's texture pages on the GPU, and the triangles of its
+/// last pose. The picture is drawn by the GPU each frame from egui meshes (the CPU only skins
+/// and projects); triangles are rebuilt only when the pose or the view changes.
 #[derive(Default)]
 pub struct Preview {
     /// How the character is drawn.
     pub view: animgraph_character::View,
-    texture: Option<egui::TextureHandle>,
-    /// What the texture shows: (tick, view), so a paused preview is not redrawn every frame.
+    /// The character's pages as egui textures, and the character version they belong to.
+    pages: Option<(u64, Vec<Option<egui::TextureHandle>>)>,
+    /// The last pose's triangles, in `view` units (points).
+    triangles: animgraph_character::Triangles,
+    scratch: animgraph_character::TriangleScratch,
+    /// What the triangles show: (key, view).
     drawn: Option<(u64, animgraph_character::View)>,
+    /// The egui meshes made from them (rebuilt with them; moved by the rect each frame).
+    meshes: Vec<egui::Mesh>,
+}
+
+/// The preview's background (as the CPU renderer's).
+const BACKGROUND: egui::Color32 = egui::Color32::from_rgb(41, 43, 51);
+
+impl Preview {
+    /// How many triangles the last drawn pose has (tests, benchmarks).
+    pub fn triangle_count(&self) -> usize {
+        self.triangles.len()
+    }
+
+    /// Uploads the character's pages once per character.
+    fn upload_pages(&mut self, ctx: &egui::Context, live: &Live, character: &CharacterInfo) {
+        let version = live.character_version();
+        if self.pages.as_ref().is_some_and(|(v, _)| *v == version) {
+            return;
+        }
+        let pages = character
+            .character
+            .pages()
+            .into_iter()
+            .enumerate()
+            .map(|(i, page)| {
+                let page = page?;
+                let size = [page.width as usize, page.height as usize];
+                let image = if page.premultiplied {
+                    egui::ColorImage::from_rgba_premultiplied(size, &page.rgba)
+                } else {
+                    egui::ColorImage::from_rgba_unmultiplied(size, &page.rgba)
+                };
+                let wrap = if page.repeat {
+                    egui::TextureWrapMode::Repeat
+                } else {
+                    egui::TextureWrapMode::ClampToEdge
+                };
+                let options = egui::TextureOptions { wrap_mode: wrap, ..egui::TextureOptions::LINEAR };
+                Some(ctx.load_texture(format!("preview-page-{version}-{i}"), image, options))
+            })
+            .collect();
+        self.pages = Some((version, pages));
+        self.drawn = None;
+    }
+
+    /// Rebuilds the egui meshes (at the origin) from the triangles: one mesh per run, flat runs
+    /// on egui's white texel.
+    fn build_meshes(&mut self) {
+        self.meshes.clear();
+        let pages = self.pages.as_ref().map(|(_, p)| p.as_slice()).unwrap_or(&[]);
+        for run in &self.triangles.runs {
+            let texture = run.page.and_then(|p| pages.get(p as usize)).and_then(Option::as_ref);
+            let mut mesh = match texture {
+                Some(t) => egui::Mesh::with_texture(t.id()),
+                None => egui::Mesh::default(),
+            };
+            let corners = &self.triangles.vertices[run.first as usize..(run.first + run.count) as usize];
+            for (i, v) in corners.iter().enumerate() {
+                let uv = match texture {
+                    Some(_) => egui::pos2(v.uv[0], v.uv[1]),
+                    None => egui::epaint::WHITE_UV,
+                };
+                let [r, g, b, a] = v.color;
+                mesh.vertices.push(egui::epaint::Vertex {
+                    pos: egui::pos2(v.position[0], v.position[1]),
+                    uv,
+                    color: egui::Color32::from_rgba_premultiplied(r, g, b, a),
+                });
+                mesh.indices.push(i as u32);
+            }
+            self.meshes.push(mesh);
+        }
+    }
 }
 
 /// Playback controls: play/pause, one frame, restart, speed.
@@ -79,30 +158,32 @@ pub fn show(
         });
     });
     let side = ui.available_width().clamp(120.0, 420.0);
-    let pixels = (side * ui.ctx().pixels_per_point()).round() as u32;
-    preview.view.width = pixels;
-    preview.view.height = pixels;
-    let tick = key;
-    if preview.drawn != Some((tick, preview.view)) || preview.texture.is_none() {
-        if let Some(picture) = live.render(&preview.view) {
-            let image = egui::ColorImage::from_rgba_premultiplied(
-                [picture.width() as usize, picture.height() as usize],
-                picture.data(),
-            );
-            match &mut preview.texture {
-                Some(t) => t.set(image, egui::TextureOptions::LINEAR),
-                None => {
-                    preview.texture =
-                        Some(ui.ctx().load_texture("preview", image, egui::TextureOptions::LINEAR))
-                }
-            }
-            preview.drawn = Some((tick, preview.view));
-        }
+    // The view in points: the GPU draws at the screen's resolution, smoothed by egui's
+    // feathering-free meshes (no supersampling needed).
+    preview.view.width = side.round() as u32;
+    preview.view.height = side.round() as u32;
+    preview.upload_pages(ui.ctx(), live, character);
+    if preview.drawn != Some((key, preview.view)) && live.triangles(&preview.view, &mut preview.scratch, &mut preview.triangles)
+    {
+        preview.build_meshes();
+        preview.drawn = Some((key, preview.view));
     }
-    let Some(texture) = &preview.texture else { return };
-    let response =
-        ui.add(egui::Image::new((texture.id(), egui::vec2(side, side))).sense(egui::Sense::click_and_drag()));
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "Character preview"));
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, BACKGROUND);
+    let offset = rect.min.to_vec2();
+    for mesh in &preview.meshes {
+        let mut placed = mesh.clone();
+        placed.translate(offset);
+        painter.add(egui::Shape::mesh(placed));
+    }
+    let bone = egui::Stroke::new(1.5, egui::Color32::from_rgba_unmultiplied(255, 204, 51, 230));
+    for (from, to) in &preview.triangles.lines {
+        let (a, b) = (egui::pos2(from[0], from[1]) + offset, egui::pos2(to[0], to[1]) + offset);
+        painter.line_segment([a, b], bone);
+        painter.circle_filled(a, 2.5, bone.color);
+    }
     if response.dragged() {
         let d = response.drag_delta();
         preview.view.yaw -= d.x * 0.01;
