@@ -495,7 +495,9 @@ fn convex_pieces(polygon: &[Vec2]) -> Vec<Vec<Vec2>> {
                 return false;
             }
             let inside = |p: Vec2| {
-                (b - a).perp_dot(p - a) > 0.0 && (c - b).perp_dot(p - b) > 0.0 && (a - c).perp_dot(p - c) > 0.0
+                (b - a).perp_dot(p - a) > 0.0
+                    && (c - b).perp_dot(p - b) > 0.0
+                    && (a - c).perp_dot(p - c) > 0.0
             };
             (0..m).filter(|&j| j != i && j != (i + 1) % m && j != (i + 2) % m).all(|j| !inside(points[j]))
         });

@@ -35,12 +35,18 @@ pub fn backend_for(graph: &AnimationGraph) -> RecordingBackend {
 /// right and lower neighbours on a `speed` condition and an exit time (what a big editor graph
 /// and a big bind look like).
 pub fn big_graph(states: usize) -> AnimationGraph {
+    let clips: Vec<String> = (0..7).map(|i| format!("clip{i}")).collect();
+    big_graph_of(states, &clips)
+}
+
+/// [`big_graph`] playing `clips` (state `i` plays `clips[i % len]`), for a real skeleton.
+pub fn big_graph_of(states: usize, clips: &[String]) -> AnimationGraph {
     let columns = 25;
     let mut machine = GraphMachine::default();
     for i in 0..states {
         let mut s = GraphState::new(
             format!("S{i}"),
-            StateKind::Clip(ClipState { clip: format!("clip{}", i % 7), looping: true }),
+            StateKind::Clip(ClipState { clip: clips[i % clips.len()].clone(), looping: true }),
         );
         s.editor_position = [(i % columns) as f32 * 200.0, (i / columns) as f32 * 110.0];
         machine.states.push(s);

@@ -198,7 +198,15 @@ impl CharacterInstance {
             (Animation::ThreeD(a), Character::ThreeD(skeleton)) => {
                 let camera = self.camera_3d(view, width, height);
                 let size = (width as f32, height as f32);
-                render3d::triangles(skeleton, &a.backend.pose, &camera, size, view.bones, &mut scratch.0, out);
+                render3d::triangles(
+                    skeleton,
+                    &a.backend.pose,
+                    &camera,
+                    size,
+                    view.bones,
+                    &mut scratch.0,
+                    out,
+                );
             }
             _ => unreachable!("an instance's animation always matches its character"),
         }

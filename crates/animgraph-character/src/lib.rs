@@ -248,9 +248,20 @@ impl Character {
                     })
                 })
                 .collect(),
-            Character::ThreeD(s) => s.mesh.iter().flat_map(|m| &m.textures).map(|(rgba, width, height)| {
-                Some(PageImage { width: *width, height: *height, rgba: rgba.clone(), premultiplied: false, repeat: true })
-            }).collect(),
+            Character::ThreeD(s) => s
+                .mesh
+                .iter()
+                .flat_map(|m| &m.textures)
+                .map(|(rgba, width, height)| {
+                    Some(PageImage {
+                        width: *width,
+                        height: *height,
+                        rgba: rgba.clone(),
+                        premultiplied: false,
+                        repeat: true,
+                    })
+                })
+                .collect(),
         }
     }
 

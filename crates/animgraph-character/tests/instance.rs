@@ -133,7 +133,10 @@ fn triangles_cover_what_the_cpu_picture_shows() {
         let pages = a.character().pages();
         for run in &triangles.runs {
             if let Some(p) = run.page {
-                assert!(pages.get(p as usize).is_some_and(Option::is_some), "{skeleton}: run on missing page {p}");
+                assert!(
+                    pages.get(p as usize).is_some_and(Option::is_some),
+                    "{skeleton}: run on missing page {p}"
+                );
             }
         }
     }

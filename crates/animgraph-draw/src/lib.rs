@@ -102,7 +102,9 @@ impl Triangles {
             for y in lo(1)..=hi(1, height) {
                 for x in lo(0)..=hi(0, width) {
                     let p = [x as f32 + 0.5, y as f32 + 0.5];
-                    let edge = |u: [f32; 2], v: [f32; 2]| (u[0] - p[0]) * (v[1] - p[1]) - (u[1] - p[1]) * (v[0] - p[0]);
+                    let edge = |u: [f32; 2], v: [f32; 2]| {
+                        (u[0] - p[0]) * (v[1] - p[1]) - (u[1] - p[1]) * (v[0] - p[0])
+                    };
                     let (w0, w1, w2) = (edge(b, c) / area, edge(c, a) / area, edge(a, b) / area);
                     if w0 >= 0.0 && w1 >= 0.0 && w2 >= 0.0 {
                         covered[(y * width + x) as usize] = true;

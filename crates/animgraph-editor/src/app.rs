@@ -100,6 +100,10 @@ pub struct Editor {
     pub recovery: Option<crate::recovery::Recovery>,
     /// Recovery files of a session that ended without quitting, offered at start.
     pub recoverable: Vec<PathBuf>,
+    /// Frames per second printed each second (`ANIMGRAPH_EDITOR_FPS` set).
+    pub frame_meter: Option<FrameMeter>,
+    /// The theme's panel colour: the window is cleared to it and panels are not filled.
+    panel_colour: egui::Color32,
 }
 
 /// The graph opened when the editor starts without arguments.
@@ -112,8 +116,6 @@ pub fn bundled_example() -> PathBuf {
     }
 }
 
-/// A skeleton file beside a graph with the same stem (`gbot.mres` -> `gbot.mskel`), used when
-/// no skeleton was chosen for it yet.
 /// The skeleton's clips, each a drag source: dropped on the canvas, a clip state playing it.
 fn clip_list(ui: &mut egui::Ui, c: &CharacterInfo) {
     egui::CollapsingHeader::new(format!("Clips of {} (drag onto the canvas)", c.name))
@@ -131,6 +133,8 @@ fn clip_list(ui: &mut egui::Ui, c: &CharacterInfo) {
         });
 }
 
+/// A skeleton file beside a graph with the same stem (`gbot.mres` -> `gbot.mskel`), used when
+/// no skeleton was chosen for it yet.
 fn sibling_skeleton(graph: &Path) -> Option<PathBuf> {
     ["mskel", "glb", "gltf"].iter().map(|e| graph.with_extension(e)).find(|p| p.exists())
 }
@@ -154,6 +158,8 @@ impl Editor {
             debugger: Default::default(),
             recovery: None,
             recoverable: Vec::new(),
+            frame_meter: FrameMeter::from_env(),
+            panel_colour: egui::Color32::from_gray(27),
         };
         let paths = if paths.is_empty() { vec![bundled_example()] } else { paths };
         for path in paths {
@@ -1108,7 +1114,56 @@ fn breadcrumb(ui: &mut egui::Ui, doc: &mut Document) {
 
 impl eframe::App for Editor {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        // Panels are not filled: the window is cleared to their colour instead (below), which
+        // saves filling every pixel once more each frame (most of a frame's cost on software GL).
+        if ui.visuals().panel_fill != egui::Color32::TRANSPARENT {
+            self.panel_colour = ui.visuals().panel_fill;
+            ui.ctx().global_style_mut(|style| style.visuals.panel_fill = egui::Color32::TRANSPARENT);
+        }
         self.show(ui);
+        if let Some(meter) = &mut self.frame_meter {
+            // Measuring: every frame is drawn, idle or not, so the figure is the throughput.
+            ui.ctx().request_repaint();
+            if let Some(line) = meter.tick(std::time::Instant::now()) {
+                eprintln!("{line}");
+            }
+        }
+    }
+
+    fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
+        self.panel_colour.to_normalized_gamma_f32()
+    }
+}
+
+/// Frames per second of the real window, printed once a second when `ANIMGRAPH_EDITOR_FPS` is
+/// set (for measuring the editor under a given GL, e.g. software GL under Xvfb). The editor then
+/// draws continuously, so the figure is how many frames a second it can draw.
+#[derive(Debug)]
+pub struct FrameMeter {
+    since: Option<std::time::Instant>,
+    frames: u32,
+}
+
+impl FrameMeter {
+    /// A meter when the environment asks for one.
+    pub fn from_env() -> Option<FrameMeter> {
+        std::env::var_os("ANIMGRAPH_EDITOR_FPS").map(|_| FrameMeter { since: None, frames: 0 })
+    }
+
+    /// Counts a frame ending at `now`; a line to print when a second has passed.
+    pub fn tick(&mut self, now: std::time::Instant) -> Option<String> {
+        let since = *self.since.get_or_insert(now);
+        self.frames += 1;
+        let elapsed = now.duration_since(since).as_secs_f64();
+        if elapsed < 1.0 {
+            return None;
+        }
+        let frames = f64::from(self.frames - 1);
+        let line =
+            format!("fps {:.1} ({:.2} ms a frame)", frames / elapsed, elapsed * 1000.0 / frames.max(1.0));
+        self.since = Some(now);
+        self.frames = 1;
+        Some(line)
     }
 }
 

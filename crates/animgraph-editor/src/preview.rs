@@ -163,7 +163,8 @@ pub fn show(
     preview.view.width = side.round() as u32;
     preview.view.height = side.round() as u32;
     preview.upload_pages(ui.ctx(), live, character);
-    if preview.drawn != Some((key, preview.view)) && live.triangles(&preview.view, &mut preview.scratch, &mut preview.triangles)
+    if preview.drawn != Some((key, preview.view))
+        && live.triangles(&preview.view, &mut preview.scratch, &mut preview.triangles)
     {
         preview.build_meshes();
         preview.drawn = Some((key, preview.view));
