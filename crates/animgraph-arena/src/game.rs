@@ -270,7 +270,12 @@ impl Game {
             actor.instance.player_mut().set_explain(watched);
             actor.instance.update(DT);
             if let (Some(link), Some(id)) = (&self.link, actor.link_id) {
-                link.publish(id, actor.instance.player());
+                link.publish_posed(
+                    id,
+                    actor.instance.player(),
+                    actor.instance.buffer(),
+                    actor.instance.names(),
+                );
             }
         }
         self.frame += 1;

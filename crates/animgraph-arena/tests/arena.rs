@@ -139,7 +139,7 @@ fn an_attached_client_sees_a_running_characters_states_change() {
     let deadline = Instant::now() + WAIT;
     loop {
         assert!(Instant::now() < deadline, "no Robot frame");
-        if let Some(ClientEvent::Message(ServerMessage::Frame { instance, frame })) =
+        if let Some(ClientEvent::Message(ServerMessage::Frame { instance, frame, .. })) =
             client.next(Duration::from_millis(200))
         {
             if instance == robot {

@@ -155,14 +155,15 @@ fn publish(
     two: Query<(&AnimGraph2D, &AnimGraphLinked)>,
     three: Query<(&AnimGraph3D, &AnimGraphLinked)>,
 ) {
+    // With samples, so the attached editor poses its copy of the character as the game does.
     for (c, l) in &two {
-        if let Some(player) = c.player() {
-            link.server.publish(l.instance, player);
+        if let Some(a) = c.character().filter(|a| a.player().is_some()) {
+            link.server.publish_posed(l.instance, a.player().expect("filtered"), a.buffer(), &a.backend);
         }
     }
     for (c, l) in &three {
-        if let Some(player) = c.player() {
-            link.server.publish(l.instance, player);
+        if let Some(a) = c.character().filter(|a| a.player().is_some()) {
+            link.server.publish_posed(l.instance, a.player().expect("filtered"), a.buffer(), &a.backend);
         }
     }
 }

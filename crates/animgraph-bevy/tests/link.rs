@@ -86,7 +86,7 @@ fn the_editor_lists_attaches_to_and_loses_bevy_characters() {
     let mut ticks = Vec::new();
     while ticks.len() < 3 {
         let frame = wait_for(&mut app, &client, "a frame", |m| matches!(m, ServerMessage::Frame { .. }));
-        let ServerMessage::Frame { instance, frame } = frame else { unreachable!() };
+        let ServerMessage::Frame { instance, frame, .. } = frame else { unreachable!() };
         assert_eq!(instance, a);
         assert_eq!(frame.layers[0].state, "Move");
         ticks.push(frame.tick);

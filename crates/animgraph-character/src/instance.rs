@@ -131,6 +131,26 @@ impl CharacterInstance {
         }
     }
 
+    /// The backend's names for its clips and masks (to name samples, e.g. for
+    /// [`LinkServer::publish_posed`](animgraph_runtime::link::LinkServer::publish_posed)).
+    pub fn names(&self) -> &dyn animgraph_runtime::BackendNames {
+        match &self.animation {
+            Animation::TwoD(a) => &a.backend,
+            Animation::ThreeD(a) => &a.backend,
+        }
+    }
+
+    /// Poses the skeleton from a frame another copy of this character emitted (an attached game's
+    /// streamed samples); clips unknown here are skipped. Frames are applied in the order they
+    /// come, so inertial blends continue from the previous one.
+    pub fn pose_frame(&mut self, frame: &animgraph_runtime::recording::RecordedFrame) {
+        let mut scratch = Vec::new();
+        match &mut self.animation {
+            Animation::TwoD(a) => frame.pose(&mut a.backend, &mut scratch),
+            Animation::ThreeD(a) => frame.pose(&mut a.backend, &mut scratch),
+        }
+    }
+
     /// The last update as a recorded frame (layers, parameters, explanation, named samples).
     pub fn record(&self, time: f32) -> animgraph_runtime::recording::RecordedFrame {
         match &self.animation {

@@ -41,6 +41,8 @@ pub struct Tab {
     frame_next: u8,
     /// The layer and nesting framed last: showing another machine frames it.
     framed: (usize, Vec<usize>),
+    /// The attached game's frame the preview was last posed from.
+    pub(crate) game_tick: Option<u64>,
     /// Names this tab's recovery file.
     recovery_key: u64,
     /// The content id last autosaved.
@@ -61,6 +63,7 @@ impl Tab {
             disk_change: None,
             frame_next: 3,
             framed: (0, Vec::new()),
+            game_tick: None,
             recovery_key: crate::recovery::next_key(),
             autosaved: None,
         }
@@ -870,8 +873,19 @@ impl Editor {
         self.debugger.poll();
         let debugger = &mut self.debugger;
         let idle = !ctx.input(|i| i.pointer.any_down()) && ctx.memory(|m| m.focused().is_none());
-        let Tab { doc, view, live, character, preview, blend_editor, timeline, frame_next, framed, .. } =
-            &mut self.tabs[self.active];
+        let Tab {
+            doc,
+            view,
+            live,
+            character,
+            preview,
+            blend_editor,
+            timeline,
+            frame_next,
+            framed,
+            game_tick,
+            ..
+        } = &mut self.tabs[self.active];
         if framed.0 != doc.layer || framed.1 != doc.nesting {
             *framed = (doc.layer, doc.nesting.clone());
             *frame_next = (*frame_next).max(1);
@@ -880,16 +894,34 @@ impl Editor {
             doc.break_coalescing();
         }
         live.sync(doc);
-        live.step(ctx.input(|i| i.stable_dt).min(0.1));
+        let attached = debugger.shows(&doc.graph.uid);
+        // An attached game that streams its samples poses the preview (the editor's own player
+        // waits meanwhile); else the editor's player runs.
+        let game_poses = attached && debugger.last_pose.is_some() && live.has_character();
+        if game_poses {
+            if let (Some(frame), Some((samples, layer_infos))) = (&debugger.last, &debugger.last_pose) {
+                if *game_tick != Some(frame.tick) && timeline.cursor.is_none() {
+                    *game_tick = Some(frame.tick);
+                    live.pose_frame(&animgraph_runtime::recording::RecordedFrame {
+                        time: 0.0,
+                        frame: frame.clone(),
+                        samples: samples.clone(),
+                        layer_infos: layer_infos.clone(),
+                    });
+                }
+            }
+        } else {
+            *game_tick = None;
+            live.step(ctx.input(|i| i.stable_dt).min(0.1));
+        }
         if live.running || debugger.connected() {
             ctx.request_repaint();
         } else {
             ctx.request_repaint_after(std::time::Duration::from_millis(250));
         }
-        let attached = debugger.shows(&doc.graph.uid);
         match (&debugger.attached, &debugger.last) {
             (Some(a), Some(frame)) if attached => {
-                timeline.record_stream(doc, &a.name, &debugger.layers, frame)
+                timeline.record_stream(doc, &a.name, &debugger.layers, frame, debugger.last_pose.as_ref())
             }
             // The game went away: its recording stays to be scrubbed (the preview's own frames
             // are not recorded over it) until it comes back or the editor disconnects.
@@ -933,15 +965,18 @@ impl Editor {
         egui::Panel::right("inspector").default_size(330.0).size_range(240.0..=520.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 if character.is_some() {
-                    let title = if attached {
-                        "Preview (the editor's own player, not the game's)"
+                    let title = if game_poses {
+                        "Preview (the game's character, live)"
+                    } else if attached {
+                        "Preview (the editor's own player: the game streams no samples)"
                     } else {
                         "Preview"
                     };
                     egui::CollapsingHeader::new(title).id_salt("preview").default_open(true).show(ui, |ui| {
-                        let key = match timeline.cursor {
-                            Some(c) => (1 << 63) | c as u64,
-                            None => live.player().map_or(0, |p| p.tick()),
+                        let key = match (timeline.cursor, *game_tick) {
+                            (Some(c), _) => (1 << 63) | c as u64,
+                            (None, Some(t)) => (1 << 62) | t,
+                            (None, None) => live.player().map_or(0, |p| p.tick()),
                         };
                         crate::preview::show(ui, live, preview, character.as_ref(), key);
                     });

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use animgraph_runtime::frame::PlayerFrame;
+use animgraph_runtime::frame::{LayerInfoRecord, PlayerFrame, SampleRecord};
 use animgraph_runtime::link::{ClientEvent, InstanceInfo, LinkClient, ServerMessage};
 use eframe::egui;
 
@@ -38,6 +38,10 @@ pub struct Debugger {
     pub layers: Vec<String>,
     /// Its latest frame.
     pub last: Option<PlayerFrame>,
+    /// The latest frame's clip samples and layer infos, when the game streams them
+    /// ([`publish_posed`](animgraph_runtime::link::LinkServer::publish_posed)): the preview is
+    /// posed from them.
+    pub last_pose: Option<(Vec<SampleRecord>, Vec<LayerInfoRecord>)>,
     /// Its signals, newest last.
     pub events: VecDeque<String>,
     /// The character to attach to when the game comes back (by name).
@@ -66,6 +70,7 @@ impl Default for Debugger {
             attached: None,
             layers: Vec::new(),
             last: None,
+            last_pose: None,
             events: VecDeque::new(),
             wanted: None,
             retry_at: None,
@@ -187,6 +192,7 @@ impl Debugger {
         self.attached = None;
         self.layers.clear();
         self.last = None;
+        self.last_pose = None;
     }
 
     /// Streams a character.
@@ -211,6 +217,7 @@ impl Debugger {
         self.wanted = None;
         self.attached = None;
         self.last = None;
+        self.last_pose = None;
         self.status = "detached".into();
     }
 
@@ -289,13 +296,15 @@ impl Debugger {
                 self.attached = self.instances.iter().find(|i| i.id == instance).cloned();
                 self.layers = layers;
                 self.last = None;
+                self.last_pose = None;
                 self.events.clear();
                 if let Some(a) = &self.attached {
                     self.status = format!("attached to {} (live, read-only)", a.name);
                 }
             }
-            ServerMessage::Frame { instance, frame } => {
+            ServerMessage::Frame { instance, frame, samples, layer_infos } => {
                 if self.attached.as_ref().is_some_and(|a| a.id == instance) {
+                    self.last_pose = (!samples.is_empty()).then_some((samples, layer_infos));
                     for e in &frame.events {
                         self.events.push_back(format!("{}: {}", frame.tick, e.describe(&self.layers)));
                     }
@@ -308,6 +317,7 @@ impl Debugger {
             ServerMessage::Detached { reason, .. } => {
                 self.attached = None;
                 self.last = None;
+                self.last_pose = None;
                 self.status = format!("detached: {reason}");
             }
             ServerMessage::Error { message } => self.status = format!("the game says: {message}"),

@@ -370,6 +370,22 @@ impl Live {
         }
     }
 
+    /// Poses the character from a frame an attached game streamed (nothing without a skeleton);
+    /// the editor's own player is not advanced meanwhile.
+    pub fn pose_frame(&mut self, frame: &animgraph_runtime::recording::RecordedFrame) {
+        if let Some(Driver::Character(c)) = self.driver.as_mut() {
+            c.pose_frame(frame);
+        }
+    }
+
+    /// The posed character's local pose (bone, values), empty without a skeleton.
+    pub fn local_pose(&self) -> Vec<(String, Vec<f32>)> {
+        match &self.driver {
+            Some(Driver::Character(c)) => c.local_pose(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Counts skeleton choices: changes when the character does (the preview re-uploads pages).
     pub fn character_version(&self) -> u64 {
         self.character_version

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use animgraph_runtime::frame::PlayerFrame;
+use animgraph_runtime::frame::{LayerInfoRecord, PlayerFrame, SampleRecord};
 use animgraph_runtime::recording::{RecordedFrame, Recording, RecordingHeader};
 use eframe::egui;
 
@@ -108,7 +108,16 @@ impl Timeline {
     }
 
     /// A frame streamed from an attached game.
-    pub fn record_stream(&mut self, doc: &Document, name: &str, layers: &[String], frame: &PlayerFrame) {
+    /// `pose` is the frame's samples and layer infos when the game streams them (then the
+    /// recording poses the preview when scrubbed, as the preview's own does).
+    pub fn record_stream(
+        &mut self,
+        doc: &Document,
+        name: &str,
+        layers: &[String],
+        frame: &PlayerFrame,
+        pose: Option<&(Vec<SampleRecord>, Vec<LayerInfoRecord>)>,
+    ) {
         if !self.recording_on || self.cursor.is_some() || matches!(self.source, Source::File(_)) {
             return;
         }
@@ -120,12 +129,8 @@ impl Timeline {
         }
         self.last_tick = Some(frame.tick);
         let time = self.started.elapsed().as_secs_f32();
-        self.recording.push(RecordedFrame {
-            time,
-            frame: frame.clone(),
-            samples: Vec::new(),
-            layer_infos: Vec::new(),
-        });
+        let (samples, layer_infos) = pose.cloned().unwrap_or_default();
+        self.recording.push(RecordedFrame { time, frame: frame.clone(), samples, layer_infos });
     }
 
     /// Goes to a recorded frame (pausing the live player) and poses the preview like it.

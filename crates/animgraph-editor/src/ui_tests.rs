@@ -1018,3 +1018,59 @@ fn layer_fields_explain_themselves() {
     }
     assert_ne!(crate::inspector::field_help("Layer blend"), crate::inspector::field_help("Blend"));
 }
+
+/// Attached to a game that streams its samples, the preview shows the game's character posed as
+/// the game posed it (bit for bit, frame after frame, through a jump), and the editor's own
+/// player waits meanwhile.
+#[test]
+fn attached_preview_is_posed_from_the_games_samples() {
+    let gbot = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/characters/gbot");
+    let character = animgraph_character::Character::load(&gbot.join("gbot.mskel"), None).unwrap().character;
+    let graph = animgraph_runtime::mres::load_file(gbot.join("gbot.mres")).unwrap().graph;
+    let mut game = animgraph_character::CharacterInstance::new(&character, &graph).unwrap();
+    let server = animgraph_runtime::link::LinkServer::bind(([127, 0, 0, 1], 0).into(), "game").unwrap();
+    let id = server.register("GBot", game.player(), &graph.uid, None);
+    let mut h = harness(Editor::new(vec![gbot.join("gbot.mres")], Settings::default()));
+    h.state_mut().debugger.address = server.local_addr().to_string();
+    h.state_mut().debugger.connect();
+    let begin = std::time::Instant::now();
+    let wait = |h: &mut Harness<'_, Editor>,
+                what: &str,
+                done: &dyn Fn(&Editor) -> bool,
+                game: &CharacterInstance| {
+        while !done(h.state()) {
+            assert!(begin.elapsed() < std::time::Duration::from_secs(30), "timed out waiting for {what}");
+            server.publish_posed(id, game.player(), game.buffer(), game.names());
+            h.run_steps(1);
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    };
+    use animgraph_character::CharacterInstance;
+    wait(&mut h, "instances", &|e| !e.debugger.instances.is_empty(), &game);
+    h.state_mut().debugger.attach(id);
+    wait(&mut h, "attaching", &|e| e.debugger.attached.is_some(), &game);
+    let own_tick = h.state().tabs[0].live.player().unwrap().tick();
+    game.player_mut().set_float_by_name("speed", 2.0).unwrap();
+    let mut compared = 0;
+    for frame in 0..90 {
+        if frame == 30 {
+            game.player_mut().fire_by_name("jump").unwrap();
+        }
+        game.update(1.0 / 60.0);
+        let tick = game.player().tick();
+        wait(&mut h, "the frame", &|e| e.tabs[0].game_tick == Some(tick), &game);
+        assert_eq!(
+            h.state().tabs[0].live.local_pose(),
+            game.local_pose(),
+            "frame {frame}: the preview differs"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 90);
+    assert_eq!(h.state().tabs[0].live.player().unwrap().tick(), own_tick, "the editor's own player ran");
+    h.get_by_label("Preview (the game's character, live)");
+    assert!(
+        h.state().tabs[0].timeline.recording.frames().iter().any(|f| !f.samples.is_empty()),
+        "game frames are recorded with their samples"
+    );
+}

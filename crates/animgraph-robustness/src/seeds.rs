@@ -77,7 +77,12 @@ fn server_lines() -> Vec<u8> {
             layers: vec!["Base".into()],
             parameters: vec!["speed".into()],
         },
-        ServerMessage::Frame { instance: 1, frame: PlayerFrame::capture(&player) },
+        ServerMessage::Frame {
+            instance: 1,
+            frame: PlayerFrame::capture(&player),
+            samples: Vec::new(),
+            layer_infos: Vec::new(),
+        },
         ServerMessage::Detached { instance: 1, reason: "requested".into() },
         ServerMessage::Error { message: "no".into() },
     ];

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::{BackendNames, ClipBlend, ClipSample, LayerInfo, MaskId};
 use crate::graph::{AnimationGraphPlayer, GraphEvent, ParamId, ParameterType};
 
 /// One layer of a frame.
@@ -397,5 +398,85 @@ impl ExplainRecord {
     /// The record of the candidate at a transition's model path on a layer, if it was checked.
     pub fn candidate(&self, layer: usize, path: &str) -> Option<&CandidateExplainRecord> {
         self.layers.get(layer)?.candidates.iter().rev().find(|c| c.path == path)
+    }
+}
+
+/// One clip sample with its clip named: what `simulate` prints, recordings keep and the link
+/// streams, so another copy of the skeleton can be posed from it.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct SampleRecord {
+    /// Clip name.
+    pub clip: String,
+    /// Seconds.
+    pub time: f32,
+    /// Seconds last frame.
+    pub prev_time: f32,
+    /// Weight within the layer.
+    pub weight: f32,
+    /// Layer index.
+    pub layer: u8,
+    /// Wrapped this frame.
+    pub looped: bool,
+}
+
+impl SampleRecord {
+    /// `sample` with its clip resolved to a name.
+    pub fn of(sample: &ClipSample, names: &dyn BackendNames) -> SampleRecord {
+        SampleRecord {
+            clip: names.clip_name(sample.clip),
+            time: sample.time,
+            prev_time: sample.prev_time,
+            weight: sample.weight,
+            layer: sample.layer,
+            looped: sample.looped,
+        }
+    }
+}
+
+/// A layer's blend settings as the backend got them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayerInfoRecord {
+    /// Additive (else Replace).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub additive: bool,
+    /// Effective weight.
+    pub weight: f32,
+    /// The backend's mask index (meaningful for the skeleton it was recorded on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<u32>,
+    /// Event threshold.
+    pub event_threshold: f32,
+    /// An inertial blend: `[started, elapsed, duration]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inertial: Option<(bool, f32, f32)>,
+}
+
+impl From<&LayerInfo> for LayerInfoRecord {
+    fn from(l: &LayerInfo) -> Self {
+        LayerInfoRecord {
+            additive: l.blend == ClipBlend::Additive,
+            weight: l.weight,
+            mask: l.mask.map(|m| m.0),
+            event_threshold: l.event_threshold,
+            inertial: l.inertial.map(|i| (i.started, i.elapsed, i.duration)),
+        }
+    }
+}
+
+impl From<&LayerInfoRecord> for LayerInfo {
+    fn from(l: &LayerInfoRecord) -> Self {
+        let blend = if l.additive { ClipBlend::Additive } else { ClipBlend::Replace };
+        let inertial = l.inertial.map(|(started, elapsed, duration)| crate::core::InertialBlend {
+            started,
+            elapsed,
+            duration,
+        });
+        LayerInfo {
+            blend,
+            weight: l.weight,
+            mask: l.mask.map(MaskId),
+            event_threshold: l.event_threshold,
+            inertial,
+        }
     }
 }

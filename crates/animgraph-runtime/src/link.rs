@@ -50,7 +50,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::frame::PlayerFrame;
+use crate::frame::{LayerInfoRecord, PlayerFrame, SampleRecord};
 use crate::graph::AnimationGraphPlayer;
 
 /// The protocol version in both `hello`s (2: the editor says hello and pings).
@@ -169,6 +169,13 @@ pub enum ServerMessage {
         instance: u32,
         /// The player at the end of the frame.
         frame: PlayerFrame,
+        /// The clip samples it emitted, clips named (games that publish with
+        /// [`LinkServer::publish_posed`]): the editor poses its copy of the skeleton from them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        samples: Vec<SampleRecord>,
+        /// The layer infos it emitted (with the samples).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        layer_infos: Vec<LayerInfoRecord>,
     },
     /// Streaming stopped.
     Detached {
@@ -441,6 +448,34 @@ impl LinkServer {
     /// Offers this frame of a player to the editors attached to it. Costs one atomic load when
     /// nobody watches; never waits.
     pub fn publish(&self, id: u32, player: &AnimationGraphPlayer) {
+        self.offer_frame(id, || ServerMessage::Frame {
+            instance: id,
+            frame: PlayerFrame::capture(player),
+            samples: Vec::new(),
+            layer_infos: Vec::new(),
+        });
+    }
+
+    /// As [`publish`](Self::publish), with the clip samples and layer infos the player wrote to
+    /// `buffer` (clips named by `names`, usually the backend), so an attached editor shows the
+    /// game's character posed as the game posed it. Costs the same when nobody watches.
+    pub fn publish_posed(
+        &self,
+        id: u32,
+        player: &AnimationGraphPlayer,
+        buffer: &crate::SampleBuffer,
+        names: &dyn crate::core::BackendNames,
+    ) {
+        self.offer_frame(id, || ServerMessage::Frame {
+            instance: id,
+            frame: PlayerFrame::capture(player),
+            samples: buffer.samples().iter().map(|s| SampleRecord::of(s, names)).collect(),
+            layer_infos: buffer.layers().iter().map(LayerInfoRecord::from).collect(),
+        });
+    }
+
+    /// Sends the message `frame` makes (made once, only when someone is attached to `id`).
+    fn offer_frame(&self, id: u32, frame: impl FnOnce() -> ServerMessage) {
         if self.shared.attachments.load(Ordering::Relaxed) == 0 {
             return;
         }
@@ -448,11 +483,10 @@ impl LinkServer {
             self.shared.dropped.fetch_add(1, Ordering::Relaxed);
             return;
         };
+        let mut frame = Some(frame);
         let mut text = None;
         for c in connections.iter().filter(|c| c.attached.load(Ordering::Relaxed) == id + 1) {
-            let text = text.get_or_insert_with(|| {
-                line(&ServerMessage::Frame { instance: id, frame: PlayerFrame::capture(player) })
-            });
+            let text = text.get_or_insert_with(|| line(&(frame.take().expect("made once"))()));
             self.shared.offer(c, text.clone());
         }
     }

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{ClipBlend, LayerInfo, MaskId};
+use crate::core::LayerInfo;
 use crate::frame::PlayerFrame;
 use crate::script::SampleRecord;
 
@@ -89,53 +89,7 @@ impl RecordingHeader {
     }
 }
 
-/// A layer's blend settings as the backend got them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LayerInfoRecord {
-    /// Additive (else Replace).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub additive: bool,
-    /// Effective weight.
-    pub weight: f32,
-    /// The backend's mask index (meaningful for the skeleton it was recorded on).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mask: Option<u32>,
-    /// Event threshold.
-    pub event_threshold: f32,
-    /// An inertial blend: `[started, elapsed, duration]`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inertial: Option<(bool, f32, f32)>,
-}
-
-impl From<&LayerInfo> for LayerInfoRecord {
-    fn from(l: &LayerInfo) -> Self {
-        LayerInfoRecord {
-            additive: l.blend == ClipBlend::Additive,
-            weight: l.weight,
-            mask: l.mask.map(|m| m.0),
-            event_threshold: l.event_threshold,
-            inertial: l.inertial.map(|i| (i.started, i.elapsed, i.duration)),
-        }
-    }
-}
-
-impl From<&LayerInfoRecord> for LayerInfo {
-    fn from(l: &LayerInfoRecord) -> Self {
-        let blend = if l.additive { ClipBlend::Additive } else { ClipBlend::Replace };
-        let inertial = l.inertial.map(|(started, elapsed, duration)| crate::core::InertialBlend {
-            started,
-            elapsed,
-            duration,
-        });
-        LayerInfo {
-            blend,
-            weight: l.weight,
-            mask: l.mask.map(MaskId),
-            event_threshold: l.event_threshold,
-            inertial,
-        }
-    }
-}
+pub use crate::frame::LayerInfoRecord;
 
 /// One recorded frame.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -134,7 +134,7 @@ fn an_attached_editor_receives_exactly_the_players_frames() {
     let mut received = Vec::new();
     while received.len() < expected.len() {
         match client.next(WAIT) {
-            Some(ClientEvent::Message(ServerMessage::Frame { instance, frame })) => {
+            Some(ClientEvent::Message(ServerMessage::Frame { instance, frame, .. })) => {
                 assert_eq!(instance, id);
                 received.push(frame);
             }

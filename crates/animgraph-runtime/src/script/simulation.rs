@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::*;
-use crate::core::{BackendNames, BoneMask, ClipBlend, ClipSample, MaskId, PoseBackend, SampleBuffer};
+use crate::core::{BackendNames, BoneMask, ClipBlend, MaskId, PoseBackend, SampleBuffer};
 use crate::graph::{AnimationGraphPlayer, BindError, BoundGraph, ParamId, ParameterType, ValidGraph};
 use crate::tracks::{AnimationTracks, TrackClip};
 
@@ -23,36 +23,7 @@ pub struct TrackRecord {
     pub queued: usize,
 }
 
-/// One sample in a [`FrameRecord`].
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct SampleRecord {
-    /// Clip name.
-    pub clip: String,
-    /// Seconds.
-    pub time: f32,
-    /// Seconds last frame.
-    pub prev_time: f32,
-    /// Weight within the layer.
-    pub weight: f32,
-    /// Layer index.
-    pub layer: u8,
-    /// Wrapped this frame.
-    pub looped: bool,
-}
-
-impl SampleRecord {
-    /// `sample` with its clip resolved to a name.
-    pub fn of(sample: &ClipSample, names: &dyn BackendNames) -> SampleRecord {
-        SampleRecord {
-            clip: names.clip_name(sample.clip),
-            time: sample.time,
-            prev_time: sample.prev_time,
-            weight: sample.weight,
-            layer: sample.layer,
-            looped: sample.looped,
-        }
-    }
-}
+pub use crate::frame::SampleRecord;
 
 /// One frame of a simulation, as `simulate` prints it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
