@@ -261,7 +261,7 @@ pub fn show(
             });
         }
         Selection::Transition(i) if i < machine.transitions.len() => {
-            transition(ui, doc, &machine, i);
+            transition(ui, doc, &machine, i, character);
             ui.separator();
             ui.heading("Last frame");
             match explain {
@@ -568,7 +568,13 @@ fn windows_editor(
     }
 }
 
-fn transition(ui: &mut egui::Ui, doc: &mut Document, machine: &GraphMachine, i: usize) {
+fn transition(
+    ui: &mut egui::Ui,
+    doc: &mut Document,
+    machine: &GraphMachine,
+    i: usize,
+    character: Option<&CharacterInfo>,
+) {
     let t = machine.transitions[i].clone();
     ui.heading("Transition");
     let mut names: Vec<String> = machine.states.iter().map(|s| s.name.clone()).collect();
@@ -629,6 +635,9 @@ fn transition(ui: &mut egui::Ui, doc: &mut Document, machine: &GraphMachine, i: 
     if priority != t.priority {
         doc.edit_machine_coalesced(key(("priority", i)), |m| m.transitions[i].priority = priority);
     }
+    ui.separator();
+    ui.label("Timeline (drag the target bar, the mix's end or the target's start)");
+    crate::transition_timeline::show(ui, doc, machine, i, character);
     ui.separator();
     ui.label("Conditions (all must hold)");
     let parameters = doc.graph.parameters.clone();

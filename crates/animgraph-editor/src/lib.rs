@@ -38,6 +38,7 @@ pub mod preview;
 pub mod recovery;
 pub mod settings;
 pub mod timeline;
+pub mod transition_timeline;
 pub mod why;
 
 #[cfg(test)]

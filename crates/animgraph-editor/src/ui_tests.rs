@@ -1074,3 +1074,53 @@ fn attached_preview_is_posed_from_the_games_samples() {
         "game frames are recorded with their samples"
     );
 }
+
+/// The transition timeline: dragging the target bar moves the exit time, the mix's end sets the
+/// duration, the target's start sets the offset; each drag is one undo step, and the other
+/// values stay as they were.
+#[test]
+fn transition_timeline_drags_edit_exit_time_duration_and_offset() {
+    let mut h = open(scratch_copy("transition-timeline"));
+    let index = doc(&h)
+        .machine()
+        .unwrap()
+        .transitions
+        .iter()
+        .position(|t| t.from == "Move" && t.to == "Air")
+        .unwrap();
+    h.state_mut().tabs[0].doc.edit_machine(|m| {
+        let t = &mut m.transitions[index];
+        (t.exit_time, t.duration, t.offset) = (0.5, 0.25, 0.0);
+    });
+    h.state_mut().tabs[0].doc.selection = Selection::Transition(index);
+    h.run_steps(3);
+    let t = |h: &Harness<'_, Editor>| {
+        let t = &doc(h).machine().unwrap().transitions[index];
+        (t.exit_time, t.duration, t.offset)
+    };
+    // Right by 40 px: later exit, the rest unchanged.
+    let exit = h.get_by_label("Exit time handle").rect().center();
+    drag(&mut h, exit, exit + vec2(40.0, 0.0));
+    let (e, d, o) = t(&h);
+    assert!(e > 0.55, "exit time {e} did not move later");
+    assert_eq!((d, o), (0.25, 0.0));
+    // The mix's end, right: a longer mix.
+    let mix = h.get_by_label("Duration handle").rect().center();
+    drag(&mut h, mix, mix + vec2(30.0, 0.0));
+    let (e2, d2, o2) = t(&h);
+    assert!(d2 > 0.3, "duration {d2} did not grow");
+    assert_eq!((e2, o2), (e, 0.0));
+    // The target's start, left: it starts further into its clip.
+    let offset = h.get_by_label("Offset handle").rect().center();
+    drag(&mut h, offset, offset - vec2(25.0, 0.0));
+    let (e3, d3, o3) = t(&h);
+    assert!(o3 > 0.05 && o3 <= 1.0, "offset {o3}");
+    assert_eq!((e3, d3), (e, d2));
+    // One undo per drag.
+    h.get_by_label("Undo").click();
+    h.run_steps(2);
+    assert_eq!(t(&h), (e, d2, 0.0));
+    h.get_by_label("Undo").click();
+    h.run_steps(2);
+    assert_eq!(t(&h), (e, 0.25, 0.0));
+}

@@ -132,3 +132,26 @@ fn new_uids_are_distinct_and_well_formed() {
             .all(|u| u.len() == 16 && u.starts_with("res_") && u[4..].chars().all(|c| c.is_ascii_hexdigit()))
     );
 }
+
+/// `mix_seconds` applies the `Mixes` rule on names, as the player does once bound: the exact
+/// pair first, then `from -> *`, then `* -> to`, then `* -> *`, else `DefaultMix`; clip states
+/// match by clip name, other states by state name.
+#[test]
+fn mix_seconds_picks_the_most_specific_entry() {
+    use animgraph_runtime::graph::{ClipState, GraphMixOverride, GraphState, StateKind};
+    let clip = |name: &str, clip: &str| {
+        GraphState::new(name, StateKind::Clip(ClipState { clip: clip.into(), looping: true }))
+    };
+    let (a, b, c, d) = (clip("A", "a"), clip("B", "b"), clip("C", "c"), clip("D", "d"));
+    let mix =
+        |from: &str, to: &str, duration: f32| GraphMixOverride { from: from.into(), to: to.into(), duration };
+    let mut graph = animgraph_runtime::AnimationGraph { default_mix: 0.2, ..Default::default() };
+    assert_eq!(graph.mix_seconds(&a, &b), 0.2, "no entries: DefaultMix");
+    graph.mixes = vec![mix("*", "*", 0.6), mix("*", "c", 0.5), mix("a", "*", 0.4), mix("a", "b", 0.3)];
+    assert_eq!(graph.mix_seconds(&a, &b), 0.3, "exact pair");
+    assert_eq!(graph.mix_seconds(&a, &c), 0.4, "from -> * beats * -> to");
+    assert_eq!(graph.mix_seconds(&b, &c), 0.5, "* -> to");
+    assert_eq!(graph.mix_seconds(&b, &d), 0.6, "* -> *");
+    // By clip name, not state name.
+    assert_eq!(graph.mix_seconds(&clip("a", "x"), &b), 0.6);
+}

@@ -428,11 +428,7 @@ impl Binder<'_> {
                     None
                 }
             };
-            let key_name = match &state.kind {
-                StateKind::Clip(c) => c.clip.as_str(),
-                _ => state.name.as_str(),
-            };
-            let mix_key = self.mix_key(key_name);
+            let mix_key = self.mix_key(state.mix_name());
             if self.out.state_by_path.len() <= layer as usize {
                 self.out.state_by_path.resize_with(layer as usize + 1, HashMap::new);
             }

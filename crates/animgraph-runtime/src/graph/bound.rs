@@ -492,20 +492,8 @@ impl BoundGraph {
     /// specific `Mixes` entry (exact pair, then `from -> *`, then `* -> to`, then `* -> *`; list
     /// order among equals), else `DefaultMix`.
     pub(crate) fn mix_duration(&self, from: MixKey, to: MixKey) -> f32 {
-        let mut best: Option<(u8, f32)> = None;
-        for m in &self.mixes {
-            let score = match (m.from, m.to) {
-                (Some(f), Some(t)) if f == from && t == to => 4,
-                (Some(f), None) if f == from => 3,
-                (None, Some(t)) if t == to => 2,
-                (None, None) => 1,
-                _ => 0,
-            };
-            if score > 0 && best.is_none_or(|(s, _)| score > s) {
-                best = Some((score, m.duration));
-            }
-        }
-        best.map_or(self.default_mix, |(_, d)| d)
+        let entries = self.mixes.iter().map(|m| (m.from, m.to, m.duration));
+        super::mix::pick_mix(entries, &from, &to, self.default_mix)
     }
 
     /// A transition's crossfade seconds when it starts from `from` (a `*` transition taking its

@@ -196,6 +196,17 @@ pub struct GraphStats {
 }
 
 impl AnimationGraph {
+    /// The crossfade seconds a transition with `Duration = -1` takes from state `from` to state
+    /// `to` (their [`mix_name`](super::GraphState::mix_name)s): the rule the player applies once
+    /// bound, for tools that show it before binding.
+    pub fn mix_seconds(&self, from: &super::GraphState, to: &super::GraphState) -> f32 {
+        fn key(name: &str) -> Option<&str> {
+            (name != super::ANY_STATE).then_some(name)
+        }
+        let entries = self.mixes.iter().map(|m| (key(&m.from), key(&m.to), m.duration));
+        super::mix::pick_mix(entries, &from.mix_name(), &to.mix_name(), self.default_mix)
+    }
+
     /// Counts states, transitions, blend spaces and sub-machines across every layer.
     pub fn stats(&self) -> GraphStats {
         fn walk(machine: &super::GraphMachine, stats: &mut GraphStats) {

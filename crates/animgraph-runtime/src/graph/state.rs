@@ -54,6 +54,14 @@ impl GraphState {
             windows: Vec::new(),
         }
     }
+
+    /// The name `Mixes` entries match this state by: its clip for a clip state, else its name.
+    pub fn mix_name(&self) -> &str {
+        match &self.kind {
+            StateKind::Clip(c) => c.clip.as_str(),
+            _ => self.name.as_str(),
+        }
+    }
 }
 
 /// The four kinds of state.
