@@ -373,6 +373,13 @@ pub fn show(
     let mut labels: Vec<(Rect, Vec2, std::sync::Arc<egui::Galley>)> = Vec::new();
     let hover = response.hover_pos();
     let mut any_tags: Vec<Rect> = Vec::new();
+    // Arrows go around the boxes they do not connect.
+    let mut boxes: Vec<Rect> = machine.states.iter().map(|s| box_at(s.editor_position)).collect();
+    boxes.push(any_rect);
+    if nested {
+        boxes.push(exit_rect);
+    }
+    let obstacles = Obstacles::new(boxes);
     for (i, t) in machine.transitions.iter().enumerate() {
         let Some(b) = state_rect(&t.to) else { continue };
         // A `*` transition starts at a small "Any" tag beside its target (Unity's way), not at
@@ -392,15 +399,7 @@ pub fn show(
         }
         let same = &pairs[&(t.from.as_str(), t.to.as_str())];
         let order = same.iter().position(|&j| j == i).unwrap_or(0) as f32;
-        let direction = (b.center() - a.center()).normalized();
-        let normal = vec2(-direction.y, direction.x);
-        // Offsets are taken across the pair's canonical direction (from the lesser name to the
-        // greater), so A -> B and B -> A lie on opposite sides; parallel ones stack outwards
-        // from the centre line in priority order.
-        let (side, canonical_normal) = if t.from < t.to { (1.0, normal) } else { (-1.0, -normal) };
-        let offset = canonical_normal * side * (9.0 + order * 14.0) * zoom;
-        let start = clip_to_rect(a, a.center() + offset, direction);
-        let end = clip_to_rect(b, b.center() + offset, -direction);
+        let (start, end, outward) = arrow_ends(a, b, order, zoom);
         let selected = doc.selection == Selection::Transition(i);
         let base =
             if t.from == ANY_STATE { Color32::from_rgb(160, 160, 190) } else { Color32::from_gray(170) };
@@ -408,16 +407,24 @@ pub fn show(
             if selected { 3.0 } else { 1.6 },
             if selected { Color32::from_rgb(255, 200, 80) } else { base },
         );
-        painter.line_segment([start, end], stroke);
+        let path = if t.from == ANY_STATE {
+            vec![start, end]
+        } else {
+            route(start, end, a, b, outward, &obstacles, 24.0 * zoom)
+        };
+        painter.add(Shape::line(path.clone(), stroke));
         if planned_hop(playback, &prefix, &t.from, &t.to) {
             // A path travel's hop still to come: dashed, in the travel colour.
             let planned = Stroke::new(3.0 * zoom.max(0.6), Color32::from_rgb(255, 160, 60));
-            painter.extend(Shape::dashed_line(&[start, end], planned, 8.0 * zoom, 5.0 * zoom));
+            painter.extend(Shape::dashed_line(&path, planned, 8.0 * zoom, 5.0 * zoom));
         }
         if let Some(progress) = running_progress(playback, &prefix, &t.from, &t.to) {
             let lit = Stroke::new(3.5 * zoom.max(0.6), Color32::from_rgb(120, 220, 255));
-            painter.line_segment([start, start.lerp(end, progress.clamp(0.0, 1.0))], lit);
+            painter.add(Shape::line(part(&path, progress), lit));
         }
+        // The head points along the path's last stretch.
+        let (_, direction) = along(&path, 1.0);
+        let normal = vec2(-direction.y, direction.x);
         let head = 9.0 * zoom;
         painter.add(Shape::convex_polygon(
             vec![
@@ -441,18 +448,19 @@ pub fn show(
                 // Above its "Any" tag (the arrow is too short to carry it).
                 (a.center_top() - vec2(0.0, galley.size().y * 0.5 + 3.0), vec2(0.0, -1.0))
             } else {
-                (start.lerp(end, 0.5) + canonical_normal * side * (7.0 + 4.0 * zoom), canonical_normal * side)
+                let (middle, _) = along(&path, 0.5);
+                (middle + outward * (7.0 + 4.0 * zoom), outward)
             };
             labels.push((Rect::from_center_size(at, galley.size() + vec2(6.0, 2.0)), push, galley));
         }
         if response.clicked() {
             if let Some(p) = response.interact_pointer_pos() {
-                if distance_to_segment(p, start, end) < 8.0 {
+                if distance_to_polyline(p, &path) < 8.0 {
                     clicked_transition = Some(i);
                 }
             }
         }
-        if hover.is_some_and(|p| distance_to_segment(p, start, end) < 8.0) {
+        if hover.is_some_and(|p| distance_to_polyline(p, &path) < 8.0) {
             hovered_transition = Some((i, t.from.clone(), t.to.clone()));
         }
     }
@@ -874,6 +882,161 @@ pub fn clip_to_rect(r: Rect, from: Pos2, direction: Vec2) -> Pos2 {
     from + direction * tx.min(ty).max(0.0)
 }
 
+/// Where the arrow from box `a` to box `b` starts and ends (on their edges), and its outward
+/// side (unit normal). Each arrow is offset to its own side of the centre line, so A -> B and
+/// B -> A lie apart; parallel ones (`order` by priority) stack outwards.
+pub fn arrow_ends(a: Rect, b: Rect, order: f32, zoom: f32) -> (Pos2, Pos2, Vec2) {
+    let direction = (b.center() - a.center()).normalized();
+    let outward = vec2(-direction.y, direction.x);
+    let offset = outward * (9.0 + order * 14.0) * zoom;
+    (
+        clip_to_rect(a, a.center() + offset, direction),
+        clip_to_rect(b, b.center() + offset, -direction),
+        outward,
+    )
+}
+
+/// Boxes by grid cell, so an arrow looks only at the boxes near it (a frame stays linear in
+/// the graph's size).
+pub struct Obstacles {
+    cell: f32,
+    cells: HashMap<(i32, i32), Vec<usize>>,
+    boxes: Vec<Rect>,
+}
+
+impl Obstacles {
+    /// An index of `boxes` (screen rectangles) in cells about two boxes wide.
+    pub fn new(boxes: Vec<Rect>) -> Obstacles {
+        let cell = boxes.first().map_or(200.0, |r| r.width().max(r.height()) * 2.0).max(1.0);
+        let mut cells: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
+        for (i, r) in boxes.iter().enumerate() {
+            for key in Self::keys(cell, *r) {
+                cells.entry(key).or_default().push(i);
+            }
+        }
+        Obstacles { cell, cells, boxes }
+    }
+
+    fn keys(cell: f32, r: Rect) -> impl Iterator<Item = (i32, i32)> {
+        let (x0, x1) = ((r.min.x / cell).floor() as i32, (r.max.x / cell).floor() as i32);
+        let (y0, y1) = ((r.min.y / cell).floor() as i32, (r.max.y / cell).floor() as i32);
+        // A huge rectangle (zoomed far in) is not worth indexing cell by cell.
+        let (x1, y1) = (x1.min(x0 + 64), y1.min(y0 + 64));
+        (x0..=x1).flat_map(move |x| (y0..=y1).map(move |y| (x, y)))
+    }
+
+    /// Whether the segment `a`-`b` passes through a box other than `except`.
+    fn hits(&self, a: Pos2, b: Pos2, except: [Option<Rect>; 2]) -> bool {
+        let span = Rect::from_two_pos(a, b);
+        Self::keys(self.cell, span).any(|key| {
+            self.cells.get(&key).is_some_and(|list| {
+                list.iter().any(|&i| {
+                    let r = self.boxes[i];
+                    !except.contains(&Some(r)) && segment_hits_rect(a, b, r.shrink(1.0))
+                })
+            })
+        })
+    }
+}
+
+/// Whether the segment `a`-`b` passes through `r` (Liang-Barsky).
+pub fn segment_hits_rect(a: Pos2, b: Pos2, r: Rect) -> bool {
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for (p, q) in [(-d.x, a.x - r.min.x), (d.x, r.max.x - a.x), (-d.y, a.y - r.min.y), (d.y, r.max.y - a.y)] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    t0 <= t1
+}
+
+/// An arrow's path from `start` to `end` (on the edges of `from` and `to`): straight when that
+/// crosses no other box, else a curve bowed to whichever side clears every box with the least
+/// bend (tried on the arrow's own side first, so parallel arrows stay apart). Points of a
+/// polyline; the last segment gives the head's direction.
+pub fn route(
+    start: Pos2,
+    end: Pos2,
+    from: Rect,
+    to: Rect,
+    side: Vec2,
+    obstacles: &Obstacles,
+    step: f32,
+) -> Vec<Pos2> {
+    let except = [Some(from), Some(to)];
+    if !obstacles.hits(start, end, except) {
+        return vec![start, end];
+    }
+    let mid = start.lerp(end, 0.5);
+    let curve = |bend: f32| -> Vec<Pos2> {
+        // A quadratic curve through the point `bend` away from the middle.
+        let control = mid + side * bend * 2.0;
+        (0..=16)
+            .map(|k| {
+                let t = k as f32 / 16.0;
+                let u = 1.0 - t;
+                (start.to_vec2() * u * u + control.to_vec2() * 2.0 * u * t + end.to_vec2() * t * t).to_pos2()
+            })
+            .collect()
+    };
+    let clear = |points: &[Pos2]| points.windows(2).all(|w| !obstacles.hits(w[0], w[1], except));
+    for k in 1..=10 {
+        for sign in [1.0, -1.0] {
+            let points = curve(sign * k as f32 * step);
+            if clear(&points) {
+                return points;
+            }
+        }
+    }
+    vec![start, end]
+}
+
+/// The point `fraction` of the way along a polyline, and the direction there.
+pub fn along(points: &[Pos2], fraction: f32) -> (Pos2, Vec2) {
+    let total: f32 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+    let mut left = total * fraction.clamp(0.0, 1.0);
+    for w in points.windows(2) {
+        let length = w[0].distance(w[1]);
+        if left <= length && length > 0.0 {
+            return (w[0].lerp(w[1], left / length), (w[1] - w[0]) / length);
+        }
+        left -= length;
+    }
+    let n = points.len();
+    (points[n - 1], (points[n - 1] - points[n.saturating_sub(2)]).normalized())
+}
+
+/// The polyline up to `fraction` of its length.
+fn part(points: &[Pos2], fraction: f32) -> Vec<Pos2> {
+    let total: f32 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+    let mut left = total * fraction.clamp(0.0, 1.0);
+    let mut out = vec![points[0]];
+    for w in points.windows(2) {
+        let length = w[0].distance(w[1]);
+        if left <= length {
+            out.push(w[0].lerp(w[1], if length > 0.0 { left / length } else { 0.0 }));
+            break;
+        }
+        out.push(w[1]);
+        left -= length;
+    }
+    out
+}
+
+fn distance_to_polyline(p: Pos2, points: &[Pos2]) -> f32 {
+    points.windows(2).map(|w| distance_to_segment(p, w[0], w[1])).fold(f32::MAX, f32::min)
+}
+
 fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
     let ab = b - a;
     let t = ((p - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
@@ -938,6 +1101,115 @@ mod tests {
             }
         }
         assert!(checked >= 3, "checked {checked} any-state transitions");
+    }
+
+    /// No arrow passes through a box it does not connect, in any machine of any bundled graph
+    /// (laid out as the editor lays out files without positions): arrows that would are routed
+    /// around. At the default zoom, with the Any State box and a sub-machine's Exit box in the
+    /// way too.
+    #[test]
+    fn no_arrow_crosses_a_box_it_does_not_connect() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets");
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("graphs"))
+            .unwrap()
+            .chain(
+                std::fs::read_dir(root.join("characters"))
+                    .unwrap()
+                    .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap()),
+            )
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "mres"))
+            .collect();
+        files.sort();
+        let (mut arrows, mut routed) = (0, 0);
+        fn machines<'a>(m: &'a GraphMachine, nested: bool, out: &mut Vec<(&'a GraphMachine, bool)>) {
+            out.push((m, nested));
+            for s in &m.states {
+                if let StateKind::SubMachine(inner) = &s.kind {
+                    machines(inner, true, out);
+                }
+            }
+        }
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            let mut graph = animgraph_runtime::mres::load_str_editable(&text).unwrap().graph;
+            crate::layout::arrange_piled_up(graph.layers.iter_mut().map(|l| &mut l.machine));
+            let view = View::default();
+            let centre = Pos2::ZERO;
+            for layer in &graph.layers {
+                let mut all = Vec::new();
+                machines(&layer.machine, false, &mut all);
+                for (m, nested) in all {
+                    let rect_of = |name: &str| match name {
+                        ANY_STATE => Some(view.state_rect(centre, any_position(m))),
+                        EXIT_STATE => Some(view.state_rect(centre, exit_position(m))),
+                        _ => m.state(name).map(|s| view.state_rect(centre, s.editor_position)),
+                    };
+                    let mut boxes: Vec<Rect> =
+                        m.states.iter().map(|s| view.state_rect(centre, s.editor_position)).collect();
+                    boxes.push(view.state_rect(centre, any_position(m)));
+                    if nested {
+                        boxes.push(view.state_rect(centre, exit_position(m)));
+                    }
+                    let obstacles = Obstacles::new(boxes.clone());
+                    for t in m.transitions.iter().filter(|t| t.from != ANY_STATE && t.from != t.to) {
+                        let (Some(a), Some(b)) = (rect_of(&t.from), rect_of(&t.to)) else { continue };
+                        let order = parallel_order(m, &t.from, &t.to)
+                            .iter()
+                            .position(|&j| m.transitions[j] == *t)
+                            .unwrap_or(0);
+                        let (start, end, outward) = arrow_ends(a, b, order as f32, 1.0);
+                        let path = route(start, end, a, b, outward, &obstacles, 24.0);
+                        if path.len() > 2 {
+                            routed += 1;
+                        }
+                        for r in boxes.iter().filter(|r| **r != a && **r != b) {
+                            let crossing =
+                                path.windows(2).any(|w| segment_hits_rect(w[0], w[1], r.shrink(1.0)));
+                            assert!(
+                                !crossing,
+                                "{}: {} -> {} crosses a box at {:?}",
+                                file.display(),
+                                t.from,
+                                t.to,
+                                r.center()
+                            );
+                        }
+                        arrows += 1;
+                    }
+                }
+            }
+        }
+        assert!(arrows >= 40, "checked {arrows} arrows in {} files", files.len());
+        eprintln!("{arrows} arrows, {routed} routed around boxes, {} files", files.len());
+    }
+
+    /// A -> C and C -> A across B (three in a row, and a fourth box above the middle): the
+    /// straight lines would run through B; the routed arrows bow around it on opposite sides,
+    /// clear of every other box, from and to the same ends.
+    #[test]
+    fn arrows_are_routed_around_a_box_in_the_way() {
+        let view = View::default();
+        let at = |x: f32, y: f32| view.state_rect(Pos2::ZERO, [x, y]);
+        let (a, b, c, d) = (at(0.0, 0.0), at(250.0, 0.0), at(500.0, 0.0), at(250.0, -120.0));
+        let obstacles = Obstacles::new(vec![a, b, c, d]);
+        let mut bends = Vec::new();
+        for (from, to) in [(a, c), (c, a)] {
+            let (start, end, outward) = arrow_ends(from, to, 0.0, 1.0);
+            assert!(segment_hits_rect(start, end, b), "the straight line would cross B");
+            let path = route(start, end, from, to, outward, &obstacles, 24.0);
+            assert!(path.len() > 2, "not routed");
+            for r in [b, d] {
+                assert!(!path.windows(2).any(|w| segment_hits_rect(w[0], w[1], r)), "crosses {r:?}");
+            }
+            assert_eq!((path[0], *path.last().unwrap()), (start, end));
+            bends.push(along(&path, 0.5).0.y);
+        }
+        // Each on its own side (the gap between B and D is wide enough for one).
+        assert!(bends[0] * bends[1] < 0.0, "both bend the same way: {bends:?}");
+        // With nothing in the way the arrow stays straight.
+        let (start, end, outward) = arrow_ends(a, d, 0.0, 1.0);
+        assert_eq!(route(start, end, a, d, outward, &obstacles, 24.0).len(), 2);
     }
 
     /// Arrow ends (and so their heads) land on the box's edge, also for offset parallel
