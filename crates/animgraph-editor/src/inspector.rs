@@ -44,13 +44,30 @@ pub fn committed_text_sized(
     value: &str,
     width: f32,
 ) -> Option<String> {
+    text_field(ui, salt, label, value, width, field_help(label))
+}
+
+/// [`committed_text_sized`] explained by `help` (for a short label whose meaning depends on
+/// where it is).
+fn text_field(
+    ui: &mut egui::Ui,
+    salt: impl std::hash::Hash + std::fmt::Debug,
+    label: &str,
+    value: &str,
+    width: f32,
+    help: Option<&str>,
+) -> Option<String> {
     let id = ui.make_persistent_id(("committed", salt));
     let mut buffer = ui.data_mut(|d| d.get_temp::<String>(id)).unwrap_or_else(|| value.to_string());
     let mut out = None;
     ui.horizontal(|ui| {
         let label = ui.label(label);
-        let response =
+        let mut response =
             ui.add_sized([width, 20.0], egui::TextEdit::singleline(&mut buffer)).labelled_by(label.id);
+        if let Some(help) = help {
+            label.on_hover_text(help);
+            response = response.on_hover_text(help);
+        }
         if response.has_focus() {
             ui.data_mut(|d| d.insert_temp(id, buffer.clone()));
             return;
@@ -115,6 +132,32 @@ pub fn field_help(label: &str) -> Option<&'static str> {
             "How travel() reaches a state: Direct, one mix straight there; Path, hop by hop along the shortest chain of transitions (each hop with its own duration and blend)."
         }
         "Default mix" => "The crossfade used when a transition has no Duration and no Mixes entry matches.",
+        "Name" => {
+            "Its name, as transitions, travel() and game code refer to it; unique among its neighbours. Enter applies (transitions follow a renamed state), Escape cancels."
+        }
+        "Clip" | "clip" => {
+            "The skeleton's clip this plays (listed with their lengths when a skeleton is chosen)."
+        }
+        "From" => {
+            "The state the transition leaves (Any State: from whichever state plays, never into itself)."
+        }
+        "To" => {
+            "The state the transition enters (Exit, inside a sub-machine: leave it by the parent's transitions)."
+        }
+        "Entry" => "The state this sub-machine starts in when entered.",
+        "at" => "This clip's position on the blend parameter's axis (positions must ascend).",
+        "x" | "y" => "This clip's position on the blend space's axis.",
+        "window name" => "What WindowBegin / WindowEnd signals carry (game code matches it).",
+        "window from" => "Where the window opens, as a fraction of the state's length.",
+        "window to" => {
+            "Where the window closes, as a fraction of the state's length (past 1: into the next loop)."
+        }
+        "mix from" => "The source: a clip name (for clip states), a state name (other kinds), or * for any.",
+        "mix to" => "The target: a clip name (for clip states), a state name (other kinds), or * for any.",
+        "mix seconds" => "The crossfade's length in seconds.",
+        "Bone mask" => "Limit this layer to some bones (an upper-body layer, say); off: every bone.",
+        "Include children" => "A ticked bone brings its whole subtree (the mask stores fewer names).",
+        "Add bone" => "A bone name to add to the mask (without a skeleton chosen, names are typed).",
         _ => return None,
     })
 }
@@ -127,9 +170,20 @@ fn number(
     range: std::ops::RangeInclusive<f32>,
     speed: f64,
 ) -> Option<f32> {
+    number_explained(ui, label, field_help(label), value, range, speed)
+}
+
+/// [`number`] explained by `help` (for a short label whose meaning depends on where it is).
+fn number_explained(
+    ui: &mut egui::Ui,
+    label: &str,
+    help: Option<&str>,
+    value: f32,
+    range: std::ops::RangeInclusive<f32>,
+    speed: f64,
+) -> Option<f32> {
     let mut v = value;
     ui.horizontal(|ui| {
-        let help = field_help(label);
         let label = ui.label(label);
         let field = ui.add(egui::DragValue::new(&mut v).range(range).speed(speed)).labelled_by(label.id);
         if let Some(help) = help {
@@ -227,7 +281,11 @@ fn clip_field(
         }
     });
     name_widget(ui, &combo.response, label);
-    ui.label(label);
+    let text = ui.label(label);
+    if let Some(help) = field_help(label) {
+        combo.response.on_hover_text(help);
+        text.on_hover_text(help);
+    }
     (v != current).then_some(v)
 }
 
@@ -300,7 +358,12 @@ fn state(
     {
         doc.edit_machine(|m| m.states[i].speed_parameter = v);
     }
-    if machine.entry != state.name && ui.button("Make entry state").clicked() {
+    if machine.entry != state.name
+        && ui
+            .button("Make entry state")
+            .on_hover_text("The machine starts in its entry state (the green marker).")
+            .clicked()
+    {
         doc.edit_machine(|m| m.entry = state.name.clone());
     }
     ui.separator();
@@ -488,11 +551,15 @@ fn state(
         StateKind::SubMachine(inner) => {
             ui.label(format!("{} states, {} transitions", inner.states.len(), inner.transitions.len()));
             let mut entry = inner.entry.clone();
-            egui::ComboBox::from_label("Entry").selected_text(&entry).show_ui(ui, |ui| {
-                for s in &inner.states {
-                    ui.selectable_value(&mut entry, s.name.clone(), &s.name);
-                }
-            });
+            egui::ComboBox::from_label("Entry")
+                .selected_text(&entry)
+                .show_ui(ui, |ui| {
+                    for s in &inner.states {
+                        ui.selectable_value(&mut entry, s.name.clone(), &s.name);
+                    }
+                })
+                .response
+                .on_hover_text(field_help("Entry").unwrap_or_default());
             if entry != inner.entry {
                 doc.edit_machine(|m| {
                     if let StateKind::SubMachine(inner) = &mut m.states[i].kind {
@@ -542,10 +609,13 @@ fn windows_editor(
             {
                 doc.edit_machine(|m| m.states[i].windows[w].name = v.trim().to_string());
             }
-            if let Some(v) = number(ui, "from", window.start, 0.0..=1.0, 0.01) {
+            if let Some(v) =
+                number_explained(ui, "from", field_help("window from"), window.start, 0.0..=1.0, 0.01)
+            {
                 doc.edit_machine_coalesced(key(("window-start", i, w)), |m| m.states[i].windows[w].start = v);
             }
-            if let Some(v) = number(ui, "to", window.end, 0.0..=10.0, 0.01) {
+            if let Some(v) = number_explained(ui, "to", field_help("window to"), window.end, 0.0..=10.0, 0.01)
+            {
                 doc.edit_machine_coalesced(key(("window-end", i, w)), |m| m.states[i].windows[w].end = v);
             }
             if ui.small_button("x").on_hover_text("Remove this window").clicked() {
@@ -584,17 +654,25 @@ fn transition(
         names.push(EXIT_STATE.to_string());
     }
     let mut from = t.from.clone();
-    egui::ComboBox::from_label("From").selected_text(&from).show_ui(ui, |ui| {
-        for n in &from_names {
-            ui.selectable_value(&mut from, n.clone(), n);
-        }
-    });
+    egui::ComboBox::from_label("From")
+        .selected_text(&from)
+        .show_ui(ui, |ui| {
+            for n in &from_names {
+                ui.selectable_value(&mut from, n.clone(), n);
+            }
+        })
+        .response
+        .on_hover_text(field_help("From").unwrap_or_default());
     let mut to = t.to.clone();
-    egui::ComboBox::from_label("To").selected_text(&to).show_ui(ui, |ui| {
-        for n in &names {
-            ui.selectable_value(&mut to, n.clone(), n);
-        }
-    });
+    egui::ComboBox::from_label("To")
+        .selected_text(&to)
+        .show_ui(ui, |ui| {
+            for n in &names {
+                ui.selectable_value(&mut to, n.clone(), n);
+            }
+        })
+        .response
+        .on_hover_text(field_help("To").unwrap_or_default());
     if from != t.from || to != t.to {
         doc.edit_machine(|m| {
             m.transitions[i].from = from;
@@ -639,7 +717,9 @@ fn transition(
     ui.label("Timeline (drag the target bar, the mix's end or the target's start)");
     crate::transition_timeline::show(ui, doc, machine, i, character);
     ui.separator();
-    ui.label("Conditions (all must hold)");
+    ui.label("Conditions (all must hold)").on_hover_text(
+        "Every condition must hold for the transition to fire (AND); for OR, add another transition between the same states. Triggers are used up when the transition fires.",
+    );
     let parameters = doc.graph.parameters.clone();
     let count = t.conditions.len();
     for (c, cond) in t.conditions.iter().enumerate() {
@@ -759,18 +839,23 @@ fn graph_settings(ui: &mut egui::Ui, doc: &mut Document, character: Option<&Char
     if let Some(v) = number(ui, "Default mix", doc.graph.default_mix, 0.0..=5.0, 0.01) {
         doc.edit_graph_coalesced(key("default-mix"), |g| g.default_mix = v);
     }
-    ui.label("Mixes (crossfade per clip or state pair; * for any)");
+    ui.label("Mixes (crossfade per clip or state pair; * for any)").on_hover_text(
+        "Crossfade seconds for transitions without their own Duration, by source and target: a clip state matches by its clip's name, other states by their name. The most specific entry wins: the exact pair, then from -> *, then * -> to, then * -> *.",
+    );
     let mixes = doc.graph.mixes.clone();
     let mut remove = None;
     egui::Grid::new("mixes").num_columns(4).show(ui, |ui| {
         for (k, mix) in mixes.iter().enumerate() {
-            if let Some(v) = committed_text_sized(ui, ("mix-from", k), "from", &mix.from, 80.0) {
+            if let Some(v) = text_field(ui, ("mix-from", k), "from", &mix.from, 80.0, field_help("mix from"))
+            {
                 doc.edit_graph(|g| g.mixes[k].from = v.trim().to_string());
             }
-            if let Some(v) = committed_text_sized(ui, ("mix-to", k), "to", &mix.to, 80.0) {
+            if let Some(v) = text_field(ui, ("mix-to", k), "to", &mix.to, 80.0, field_help("mix to")) {
                 doc.edit_graph(|g| g.mixes[k].to = v.trim().to_string());
             }
-            if let Some(v) = number(ui, "s", mix.duration, 0.0..=10.0, 0.01) {
+            if let Some(v) =
+                number_explained(ui, "s", field_help("mix seconds"), mix.duration, 0.0..=10.0, 0.01)
+            {
                 doc.edit_graph_coalesced(key(("mix-duration", k)), |g| g.mixes[k].duration = v);
             }
             if ui.small_button("x").on_hover_text("Remove this mix").clicked() {
@@ -797,13 +882,18 @@ fn graph_settings(ui: &mut egui::Ui, doc: &mut Document, character: Option<&Char
 fn mask_editor(ui: &mut egui::Ui, doc: &mut Document, l: usize, character: Option<&CharacterInfo>) {
     let mask = doc.graph.layers[l].mask.clone();
     let mut on = mask.is_some();
-    if ui.checkbox(&mut on, "Bone mask").changed() {
+    if ui.checkbox(&mut on, "Bone mask").on_hover_text(field_help("Bone mask").unwrap_or_default()).changed()
+    {
         doc.edit_graph(|g| g.layers[l].mask = on.then(|| animgraph_runtime::BoneMask::new(Vec::new(), true)));
         return;
     }
     let Some(mask) = mask else { return };
     let mut children = mask.include_children;
-    if ui.checkbox(&mut children, "Include children").changed() {
+    if ui
+        .checkbox(&mut children, "Include children")
+        .on_hover_text(field_help("Include children").unwrap_or_default())
+        .changed()
+    {
         doc.edit_graph(|g| {
             if let Some(m) = &mut g.layers[l].mask {
                 m.include_children = children

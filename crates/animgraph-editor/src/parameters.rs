@@ -26,6 +26,9 @@ pub fn panel(ui: &mut egui::Ui, doc: &mut Document) {
                     }
                 });
             crate::inspector::name_widget(ui, &combo.response, &format!("type of {}", p.name));
+            combo.response.on_hover_text(
+                "Bool (on/off), Int (whole numbers), Float (any number), Trigger (set by a Fire, used up by the transition that reads it). Changing the type keeps the conditions that still fit.",
+            );
             if kind != p.kind {
                 doc.set_parameter_type(&p.name, kind);
             }
@@ -33,7 +36,7 @@ pub fn panel(ui: &mut egui::Ui, doc: &mut Document) {
             match p.kind {
                 ParameterType::Bool => {
                     let mut b = value != 0.0;
-                    ui.checkbox(&mut b, "default");
+                    ui.checkbox(&mut b, "default").on_hover_text("Its value when the graph starts");
                     value = b as u8 as f32;
                 }
                 ParameterType::Trigger => {
@@ -48,11 +51,13 @@ pub fn panel(ui: &mut egui::Ui, doc: &mut Document) {
                 }
                 ParameterType::Int => {
                     let mut n = value as i32;
-                    ui.add(egui::DragValue::new(&mut n).prefix("default "));
+                    ui.add(egui::DragValue::new(&mut n).prefix("default "))
+                        .on_hover_text("Its value when the graph starts");
                     value = n as f32;
                 }
                 ParameterType::Float => {
-                    ui.add(egui::DragValue::new(&mut value).speed(0.01).prefix("default "));
+                    ui.add(egui::DragValue::new(&mut value).speed(0.01).prefix("default "))
+                        .on_hover_text("Its value when the graph starts");
                 }
             }
             if value != p.default {

@@ -639,22 +639,54 @@ fn tabs_of_files_with_the_same_name_show_their_folders() {
     }
 }
 
-/// Resting the pointer on a transition's Interrupt, Offset or Priority explains the field.
+/// Every field of the inspector explains itself on hover: a transition's, a clip state's (with
+/// its windows), the layer's and the graph's.
 #[test]
-fn transition_fields_explain_themselves() {
+fn inspector_fields_explain_themselves() {
     let mut h = open(scratch_copy("help"));
-    let index = 0;
-    h.state_mut().tabs[0].doc.selection = Selection::Transition(index);
+    // (the label shown, the help's key when the short label means different things in places)
+    let check = |h: &mut Harness<'_, Editor>, fields: &[&str]| {
+        for field in fields {
+            let (field, key) = field.split_once('=').unwrap_or((field, field));
+            let help = crate::inspector::field_help(key).unwrap_or_else(|| panic!("{key}: no help text"));
+            let at = h
+                .get_all_by_label(field)
+                .next()
+                .unwrap_or_else(|| panic!("{field}: not shown"))
+                .rect()
+                .center();
+            h.hover_at(at);
+            h.run_steps(12); // tooltips show after a short rest
+            assert!(h.query_by_label(help).is_some(), "{field}: no tooltip");
+            h.hover_at(Pos2::new(5.0, 5.0));
+            h.run_steps(3);
+        }
+    };
+    h.state_mut().tabs[0].doc.selection = Selection::Transition(0);
     h.run_steps(3);
-    for field in ["Offset", "Priority", "Interrupt"] {
-        let help = crate::inspector::field_help(field).unwrap();
-        let at = h.get_by_label(field).rect().center();
-        h.hover_at(at);
-        h.run_steps(12); // tooltips show after a short rest
-        assert!(h.query_by_label(help).is_some(), "{field}: no tooltip");
-        h.hover_at(Pos2::new(5.0, 5.0));
-        h.run_steps(3);
-    }
+    check(
+        &mut h,
+        &["From", "To", "Duration", "Exit time", "Offset", "Interrupt", "Curve", "Blend", "Sync", "Priority"],
+    );
+    let hurt = doc(&h).machine().unwrap().states.iter().position(|s| s.name == "Hurt").unwrap();
+    h.state_mut().tabs[0].doc.selection = Selection::States(vec![hurt]);
+    h.run_steps(3);
+    check(
+        &mut h,
+        &[
+            "Name",
+            "Speed",
+            "Speed parameter",
+            "Clip",
+            "Loop",
+            "window name",
+            "from=window from",
+            "to=window to",
+        ],
+    );
+    h.state_mut().tabs[0].doc.selection = Selection::None;
+    h.run_steps(3);
+    check(&mut h, &["Weight", "Bone mask", "Default mix", "from=mix from", "to=mix to", "s=mix seconds"]);
 }
 
 /// Escape in a text field cancels the edit; Enter commits it.
