@@ -112,6 +112,9 @@ pub fn controls(ui: &mut egui::Ui, live: &mut Live) {
         if ui.button("Restart").clicked() {
             live.restart();
         }
+    });
+    // On a row of its own, so the side panel stays narrow and the canvas wide.
+    ui.horizontal(|ui| {
         // "Playback", not "speed": graphs have speed parameters listed right below.
         let label = ui.label("Playback").on_hover_text("How fast the preview runs (1 = real time)");
         ui.add(egui::Slider::new(&mut live.speed, 0.05..=2.0).logarithmic(true).max_decimals(2).suffix("x"))
