@@ -139,7 +139,7 @@ fn rename_field(ui: &mut egui::Ui, doc: &mut Document, index: usize, name: &str)
     let id = ui.make_persistent_id(("parameter-name", index));
     let mut buffer = ui.data_mut(|d| d.get_temp::<String>(id)).unwrap_or_else(|| name.to_string());
     let response = ui
-        .add_sized([96.0, 20.0], egui::TextEdit::singleline(&mut buffer))
+        .add_sized([104.0, 20.0], egui::TextEdit::singleline(&mut buffer))
         .on_hover_text("Parameter name: type a new one and press Enter to rename it everywhere");
     if response.has_focus() {
         ui.data_mut(|d| d.insert_temp(id, buffer));
