@@ -268,8 +268,7 @@ fn the_same_graph_drives_gbot_and_the_robot() {
 /// naming the file and the place, never ignored.
 #[test]
 fn markers_come_from_a_sidecar_beside_the_model() {
-    let dir = std::env::temp_dir().join(format!("animgraph-markers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("markers");
     let model = dir.join("Fox.glb");
     std::fs::copy(asset("fox/Fox.glb"), &model).unwrap();
     assert!(import_file(&model).unwrap().skeleton.clips.iter().all(|c| c.markers.is_empty()));

@@ -160,8 +160,7 @@ fn an_attached_client_sees_a_running_characters_states_change() {
 
 #[test]
 fn saving_the_graph_rebinds_running_characters_and_a_broken_save_changes_nothing() {
-    let dir = std::env::temp_dir().join(format!("animgraph-arena-reload-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("arena-reload");
     let path = dir.join("gbot.mres");
     std::fs::copy(asset("characters/gbot/gbot.mres"), &path).unwrap();
     let arena = start(&["--gbots", "2", "--robots", "0", "--gbot-graph", path.to_str().unwrap()]);

@@ -55,8 +55,7 @@ fn the_bundled_graphs_and_skeleton_load() {
 
 #[test]
 fn a_broken_graph_fails_with_the_located_error() {
-    let dir = std::env::temp_dir().join(format!("animgraph-bevy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("bevy");
     let good = std::fs::read_to_string(format!("{ASSETS}/graphs/locomotion.mres")).unwrap();
     // A transition to a state that does not exist.
     let broken = good.replace(r#""To": "Move", "ExitTime": 0.9"#, r#""To": "Mvoe", "ExitTime": 0.9"#);

@@ -48,8 +48,7 @@ fn player(app: &App, e: Entity) -> &animgraph_runtime::AnimationGraphPlayer {
 
 #[test]
 fn an_edited_graph_is_rebound_keeping_states_and_a_broken_save_changes_nothing() {
-    let dir = std::env::temp_dir().join(format!("animgraph-bevy-reload-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("bevy-reload");
     let gbot = format!("{ASSETS}/characters/gbot");
     let good = std::fs::read_to_string(format!("{gbot}/gbot.mres")).unwrap();
     std::fs::write(dir.join("gbot.mres"), &good).unwrap();

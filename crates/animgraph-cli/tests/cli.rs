@@ -26,8 +26,7 @@ fn valid_files_print_one_summary_line_each() {
 
 #[test]
 fn an_invalid_file_lists_every_error_and_exits_1() {
-    let dir = std::env::temp_dir().join(format!("animgraph-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("cli");
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let text = std::fs::read_to_string(format!("{root}/assets/graphs/locomotion.mres")).unwrap();
     let bad =
@@ -91,8 +90,7 @@ fn simulate_prints_one_json_object_per_frame() {
 
 #[test]
 fn simulate_reports_a_bad_script_with_its_step() {
-    let dir = std::env::temp_dir().join(format!("animgraph-sim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("sim");
     let script = dir.join("bad.json");
     std::fs::write(&script, r#"{"frames": 10, "steps": [{"frame": 0}, {"frame": 3, "set": {"sped": 2}}]}"#)
         .unwrap();
@@ -105,8 +103,7 @@ fn simulate_reports_a_bad_script_with_its_step() {
 
 #[test]
 fn import_render_and_poses_work_on_gbot() {
-    let dir = std::env::temp_dir().join(format!("animgraph-2d-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("2d-cli");
     let out = dir.join("gbot.mskel");
     let (code, text) = animgraph(&[
         "import",
@@ -205,8 +202,7 @@ fn importing_an_unknown_format_is_a_clear_error() {
     );
     // A binary Spine export says what to do instead (it used to fail with "stream did not
     // contain valid UTF-8").
-    let dir = std::env::temp_dir().join(format!("animgraph-skel-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("skel");
     let skel = dir.join("hero.skel");
     std::fs::write(&skel, [0x9fu8, 0x00, 0xff, 0x42, 0x01]).unwrap();
     let (code, text) = animgraph(&["import", skel.to_str().unwrap(), "-o", "/tmp/never.mskel"]);
@@ -220,7 +216,7 @@ fn importing_an_unknown_format_is_a_clear_error() {
 
 #[test]
 fn glb_characters_render_and_print_3d_poses() {
-    let dir = std::env::temp_dir().join(format!("animgraph-3d-cli-{}", std::process::id()));
+    let dir = animgraph_test_support::scratch_dir("3d-cli");
     let (code, text) = animgraph(&[
         "render",
         "assets/characters/fox/fox.mres",
@@ -313,7 +309,7 @@ fn a_clip_library_drives_its_character_in_simulate_render_and_lint() {
     );
     let (code, text) = run("lint", &[]);
     assert_eq!(code, 0, "every clip resolves through the library and the map: {text}");
-    let dir = std::env::temp_dir().join(format!("animgraph-library-cli-{}", std::process::id()));
+    let dir = animgraph_test_support::scratch_dir("library-cli");
     let (code, text) = run(
         "render",
         &[
@@ -469,8 +465,7 @@ fn lint_finds_every_problem_class_in_the_sample_and_exits_1_on_errors() {
 
 #[test]
 fn simulate_record_writes_a_recording_of_every_frame() {
-    let dir = std::env::temp_dir().join(format!("animgraph-cli-record-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("cli-record");
     let file = dir.join("gbot.jsonl");
     let (code, out) = animgraph(&[
         "simulate",
@@ -531,7 +526,7 @@ fn bench_peer_without_the_feature_says_how_to_build_it() {
 #[cfg(unix)]
 #[test]
 fn special_files_and_paths_leaving_the_folder_are_refused_by_every_input() {
-    let dir = std::env::temp_dir().join(format!("animgraph-special-{}", std::process::id()));
+    let dir = animgraph_test_support::scratch_dir("special");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let zero = |name: &str| {
@@ -599,7 +594,7 @@ fn special_files_and_paths_leaving_the_folder_are_refused_by_every_input() {
 #[test]
 fn a_texture_outside_the_skeletons_folder_needs_allow_outside_paths() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let dir = std::env::temp_dir().join(format!("animgraph-cli-outside-{}", std::process::id()));
+    let dir = animgraph_test_support::scratch_dir("cli-outside");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::copy(format!("{root}/assets/characters/gbot/gBot.png"), dir.join("gBot.png")).unwrap();
@@ -645,8 +640,7 @@ fn a_texture_outside_the_skeletons_folder_needs_allow_outside_paths() {
 /// keeping clips it was not asked to measure; a bad foot is a one-line error.
 #[test]
 fn markers_writes_the_foot_plants_beside_the_model() {
-    let dir = std::env::temp_dir().join(format!("animgraph-cli-markers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("cli-markers");
     let model = dir.join("Robot.glb");
     std::fs::copy(
         concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/robot/RobotExpressive.glb"),

@@ -951,8 +951,7 @@ mod tests {
     }
 
     fn scratch_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("animgraph-editor-doc-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = animgraph_test_support::scratch_dir(&format!("editor-doc-{name}"));
         dir
     }
 

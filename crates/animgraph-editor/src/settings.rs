@@ -117,8 +117,7 @@ mod tests {
 
     #[test]
     fn settings_round_trip_and_recent_files_stay_unique_newest_first() {
-        let dir = std::env::temp_dir().join(format!("animgraph-settings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = animgraph_test_support::scratch_dir("settings");
         let file = dir.join("nested/editor.json");
         let (mut s, message) = Settings::load(Some(file.clone()));
         assert_eq!(message, None);

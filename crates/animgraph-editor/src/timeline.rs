@@ -326,8 +326,7 @@ mod tests {
         }
         assert!(states.iter().any(|s| s.0.starts_with("Air")), "the jump was recorded");
         // Save, open: the same frames, scrubbable.
-        let dir = std::env::temp_dir().join(format!("animgraph-timeline-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = animgraph_test_support::scratch_dir("timeline");
         let path = dir.join("session.jsonl");
         timeline.save(path.clone());
         let saved: Vec<RecordedFrame> = timeline.recording.frames().iter().cloned().collect();

@@ -13,8 +13,7 @@ use crate::document::{Document, Selection};
 use crate::settings::Settings;
 
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("animgraph-editor-ui-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir(&format!("editor-ui-{name}"));
     dir
 }
 

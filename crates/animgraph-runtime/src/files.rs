@@ -178,7 +178,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("animgraph-files-{name}-{}", std::process::id()));
+        let dir = animgraph_test_support::scratch_dir(&format!("files-{name}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir

@@ -26,7 +26,7 @@ fn a_killed_writer_leaves_the_old_or_the_new_content_whole() {
         }
         return;
     }
-    let dir = std::env::temp_dir().join(format!("animgraph-atomic-kill-{}", std::process::id()));
+    let dir = animgraph_test_support::scratch_dir("atomic-kill");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let target = dir.join("graph.mres");

@@ -106,8 +106,7 @@ fn showcase_uses_every_feature() {
 
 #[test]
 fn save_file_is_atomic_and_leaves_no_temporary_file() {
-    let dir = std::env::temp_dir().join(format!("animgraph-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("save");
     let path = dir.join("graph.mres");
     std::fs::write(&path, "old contents").unwrap();
     let graph = mres::load_str(&asset("locomotion.mres")).unwrap().graph;

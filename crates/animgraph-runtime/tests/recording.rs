@@ -43,8 +43,7 @@ fn a_recording_round_trips_through_its_text_exactly() {
     assert_eq!(back.header, recording.header);
     assert_eq!(back.frames(), recording.frames());
     // Saved and loaded from a file too.
-    let dir = std::env::temp_dir().join(format!("animgraph-recording-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir("recording");
     recording.save(&dir.join("r.jsonl")).unwrap();
     assert_eq!(Recording::load(&dir.join("r.jsonl")).unwrap().frames(), recording.frames());
     std::fs::remove_dir_all(&dir).unwrap();

@@ -7,8 +7,7 @@ use animgraph_runtime::mres;
 use animgraph_runtime::watch::{FileWatch, GraphFile, Reload};
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("animgraph-watch-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = animgraph_test_support::scratch_dir(&format!("watch-{name}"));
     dir
 }
 
