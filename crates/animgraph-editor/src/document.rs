@@ -951,8 +951,7 @@ mod tests {
     }
 
     fn scratch_dir(name: &str) -> PathBuf {
-        let dir = animgraph_test_support::scratch_dir(&format!("editor-doc-{name}"));
-        dir
+        animgraph_test_support::scratch_dir(&format!("editor-doc-{name}"))
     }
 
     fn index_of(doc: &Document, name: &str) -> usize {

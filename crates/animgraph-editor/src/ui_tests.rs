@@ -13,8 +13,7 @@ use crate::document::{Document, Selection};
 use crate::settings::Settings;
 
 fn scratch_dir(name: &str) -> PathBuf {
-    let dir = animgraph_test_support::scratch_dir(&format!("editor-ui-{name}"));
-    dir
+    animgraph_test_support::scratch_dir(&format!("editor-ui-{name}"))
 }
 
 /// A copy of a bundled graph in a temporary directory, so saving cannot touch the assets.

@@ -7,8 +7,7 @@ use animgraph_runtime::mres;
 use animgraph_runtime::watch::{FileWatch, GraphFile, Reload};
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = animgraph_test_support::scratch_dir(&format!("watch-{name}"));
-    dir
+    animgraph_test_support::scratch_dir(&format!("watch-{name}"))
 }
 
 fn locomotion() -> animgraph_runtime::AnimationGraph {
