@@ -313,7 +313,7 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
 pub(crate) fn clip_timing(clock: f64, prev: f64, length: f32, looping: bool) -> (f32, f32, bool) {
     let length = length as f64;
     if looping {
-        (clock.rem_euclid(length) as f32, prev.rem_euclid(length) as f32, wrapped(clock, prev, length))
+        (rem_euclid(clock, length) as f32, rem_euclid(prev, length) as f32, wrapped(clock, prev, length))
     } else {
         // max/min, not clamp, which panics on a negative or NaN length from a backend.
         let end = length.max(0.0);
@@ -323,12 +323,65 @@ pub(crate) fn clip_timing(clock: f64, prev: f64, length: f32, looping: bool) -> 
 
 /// Whether a clock crossed a multiple of `length` between `prev` and `clock`.
 pub(crate) fn wrapped(clock: f64, prev: f64, length: f64) -> bool {
-    (clock / length).floor() != (prev / length).floor()
+    floor(clock / length) != floor(prev / length)
+}
+
+/// `x.floor()` without the library call baseline x86-64 makes for it (truncation is one
+/// instruction), equal to it for every input except that -0.0 gives 0.0 (equal as numbers).
+#[inline]
+pub(crate) fn floor(x: f64) -> f64 {
+    if x.abs() < 4.5e15 {
+        let t = x as i64 as f64;
+        if t > x { t - 1.0 } else { t }
+    } else {
+        x.floor()
+    }
+}
+
+/// `x.rem_euclid(length)`, bit for bit, without its library `fmod` call in the common case.
+///
+/// With `q = floor(x / length)` and `length` holding at most 24 significant bits (an `f32`
+/// length) and `|q| < 2^29`, `q * length` is exact in an `f64`, so `x - q * length` is the
+/// correctly rounded value of the exact remainder: for `x >= 0` that remainder is representable
+/// (as `fmod`'s is) and comes out exactly; for `x < 0` it is `fmod + length`, which `rem_euclid`
+/// also rounds once. A quotient rounded onto the wrong side of an integer puts the result
+/// outside `(0, length)`, and that case (and zero, whose sign `rem_euclid` keeps) falls back to
+/// the library.
+#[inline]
+pub(crate) fn rem_euclid(x: f64, length: f64) -> f64 {
+    let d = x / length;
+    if d.abs() < 536_870_912.0 && length > 0.0 && (length as f32) as f64 == length {
+        let r = x - floor(d) * length;
+        if r > 0.0 && r < length {
+            return r;
+        }
+    }
+    x.rem_euclid(length)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The fast remainder and floor give the library's bits, for clocks of any sign and
+        /// size and any f32 length, including values on and next to loop boundaries.
+        #[test]
+        fn rem_euclid_and_floor_match_the_library(
+            x in proptest::num::f64::ANY,
+            length in proptest::num::f32::POSITIVE | proptest::num::f32::NORMAL,
+            k in -100_000i64..100_000,
+            nudge in -2i64..=2,
+        ) {
+            let length = length as f64;
+            let on_boundary = f64::from_bits(((k as f64) * length).to_bits().wrapping_add_signed(nudge));
+            for v in [x, on_boundary, x * 1e-300, (x % 1e4)] {
+                proptest::prop_assert_eq!(rem_euclid(v, length).to_bits(), v.rem_euclid(length).to_bits(), "{} % {}", v, length);
+                proptest::prop_assert_eq!(rem_euclid(v, 1.0).to_bits(), v.rem_euclid(1.0).to_bits(), "{} % 1", v);
+                proptest::prop_assert!(floor(v) == v.floor() || (v.is_nan() && floor(v).is_nan()), "floor {}", v);
+            }
+        }
+    }
 
     #[derive(Clone, Copy, Debug, PartialEq, Default)]
     struct E(u8, f32);

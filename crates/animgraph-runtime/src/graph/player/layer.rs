@@ -325,8 +325,9 @@ pub(super) fn dominant_point(instance: &Instance, points: &std::ops::Range<u32>)
 pub(super) fn phase_timing(phase: f64, prev: f64, length: f32, looping: bool) -> (f32, f32, bool) {
     let length = length as f64;
     if looping {
-        let looped = phase.floor() != prev.floor();
-        ((phase.rem_euclid(1.0) * length) as f32, (prev.rem_euclid(1.0) * length) as f32, looped)
+        let looped = crate::blend::floor(phase) != crate::blend::floor(prev);
+        let (phase, prev) = (crate::blend::rem_euclid(phase, 1.0), crate::blend::rem_euclid(prev, 1.0));
+        ((phase * length) as f32, (prev * length) as f32, looped)
     } else {
         ((phase.clamp(0.0, 1.0) * length) as f32, (prev.clamp(0.0, 1.0) * length) as f32, false)
     }
