@@ -313,7 +313,14 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
 pub(crate) fn clip_timing(clock: f64, prev: f64, length: f32, looping: bool) -> (f32, f32, bool) {
     let length = length as f64;
     if looping {
-        (rem_euclid(clock, length) as f32, rem_euclid(prev, length) as f32, wrapped(clock, prev, length))
+        // One division and floor per clock serve both the remainder and the loop test.
+        let (d, d_prev) = (clock / length, prev / length);
+        let (q, q_prev) = (floor(d), floor(d_prev));
+        (
+            rem_euclid_with(clock, length, d, q) as f32,
+            rem_euclid_with(prev, length, d_prev, q_prev) as f32,
+            q != q_prev,
+        )
     } else {
         // max/min, not clamp, which panics on a negative or NaN length from a backend.
         let end = length.max(0.0);
@@ -350,8 +357,14 @@ pub(crate) fn floor(x: f64) -> f64 {
 #[inline]
 pub(crate) fn rem_euclid(x: f64, length: f64) -> f64 {
     let d = x / length;
+    rem_euclid_with(x, length, d, floor(d))
+}
+
+/// [`rem_euclid`] given `d = x / length` and `q = floor(d)` (computed once for two uses).
+#[inline]
+fn rem_euclid_with(x: f64, length: f64, d: f64, q: f64) -> f64 {
     if d.abs() < 536_870_912.0 && length > 0.0 && (length as f32) as f64 == length {
-        let r = x - floor(d) * length;
+        let r = x - q * length;
         if r > 0.0 && r < length {
             return r;
         }
@@ -379,6 +392,13 @@ mod tests {
                 proptest::prop_assert_eq!(rem_euclid(v, length).to_bits(), v.rem_euclid(length).to_bits(), "{} % {}", v, length);
                 proptest::prop_assert_eq!(rem_euclid(v, 1.0).to_bits(), v.rem_euclid(1.0).to_bits(), "{} % 1", v);
                 proptest::prop_assert!(floor(v) == v.floor() || (v.is_nan() && floor(v).is_nan()), "floor {}", v);
+                // A looping clip's times and loop test, as written with the library calls.
+                let prev = v - 0.016;
+                let (time, prev_time, looped) = clip_timing(v, prev, length as f32, true);
+                let l = (length as f32) as f64;
+                proptest::prop_assert_eq!(time.to_bits(), (v.rem_euclid(l) as f32).to_bits());
+                proptest::prop_assert_eq!(prev_time.to_bits(), (prev.rem_euclid(l) as f32).to_bits());
+                proptest::prop_assert_eq!(looped, (v / l).floor() != (prev / l).floor());
             }
         }
     }
