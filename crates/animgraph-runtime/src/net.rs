@@ -73,8 +73,23 @@ fn unzigzag(v: u64) -> i32 {
 }
 
 fn put_bits(out: &mut Vec<u8>, bits: &[bool]) {
-    for chunk in bits.chunks(8) {
-        out.push(chunk.iter().enumerate().fold(0u8, |b, (i, &on)| b | ((on as u8) << i)));
+    put_bit_iter(out, bits.iter().copied());
+}
+
+/// [`put_bits`] from an iterator (eight to a byte, first bit lowest), so computed flags need
+/// no list of their own.
+fn put_bit_iter(out: &mut Vec<u8>, bits: impl Iterator<Item = bool>) {
+    let (mut byte, mut n) = (0u8, 0);
+    for on in bits {
+        byte |= (on as u8) << n;
+        n += 1;
+        if n == 8 {
+            out.push(byte);
+            (byte, n) = (0, 0);
+        }
+    }
+    if n > 0 {
+        out.push(byte);
     }
 }
 
@@ -301,11 +316,12 @@ pub fn encode(state: &NetState, baseline: Option<&NetState>, out: &mut Vec<u8>) 
         Some(base) => {
             out.push(1);
             put_varint(out, state.tick - base.tick);
-            let changed_layers: Vec<bool> =
-                state.layers.iter().zip(&base.layers).map(|(a, b)| a != b).collect();
-            put_bits(out, &changed_layers);
-            for (layer, changed) in state.layers.iter().zip(&changed_layers) {
-                if *changed {
+            // Change flags computed twice (for the bits, then for what follows) rather than
+            // collected: encoding allocates nothing beyond `out`.
+            let changed_layers = || state.layers.iter().zip(&base.layers).map(|(a, b)| a != b);
+            put_bit_iter(out, changed_layers());
+            for (layer, changed) in state.layers.iter().zip(changed_layers()) {
+                if changed {
                     put_layer(out, layer, state.tick);
                 }
             }
@@ -314,18 +330,18 @@ pub fn encode(state: &NetState, baseline: Option<&NetState>, out: &mut Vec<u8>) 
             if bools_changed {
                 put_bits(out, &state.bools);
             }
-            let ints_changed: Vec<bool> = state.ints.iter().zip(&base.ints).map(|(a, b)| a != b).collect();
-            put_bits(out, &ints_changed);
-            for (i, c) in state.ints.iter().zip(&ints_changed) {
-                if *c {
+            let ints_changed = || state.ints.iter().zip(&base.ints).map(|(a, b)| a != b);
+            put_bit_iter(out, ints_changed());
+            for (i, c) in state.ints.iter().zip(ints_changed()) {
+                if c {
                     put_varint(out, zigzag(*i));
                 }
             }
-            let floats_changed: Vec<bool> =
-                state.floats.iter().zip(&base.floats).map(|(a, b)| a.to_bits() != b.to_bits()).collect();
-            put_bits(out, &floats_changed);
-            for (f, c) in state.floats.iter().zip(&floats_changed) {
-                if *c {
+            let floats_changed =
+                || state.floats.iter().zip(&base.floats).map(|(a, b)| a.to_bits() != b.to_bits());
+            put_bit_iter(out, floats_changed());
+            for (f, c) in state.floats.iter().zip(floats_changed()) {
+                if c {
                     out.extend_from_slice(&f.to_le_bytes());
                 }
             }
@@ -440,9 +456,14 @@ impl Authority {
         let baseline = self.acked.and_then(|t| self.sent.iter().find(|s| s.tick == t));
         encode(&self.scratch, baseline, out);
         if self.sent.len() >= HISTORY {
-            self.sent.remove(0);
+            // The oldest entry's storage takes the new state: once the history is full (and its
+            // entries have grown to the graph's deepest interruption), snapshots allocate
+            // nothing beyond what `out` needs.
+            self.sent.rotate_left(1);
+            self.sent.last_mut().expect("full").copy_from(&self.scratch);
+        } else {
+            self.sent.push(self.scratch.clone());
         }
-        self.sent.push(self.scratch.clone());
     }
 
     /// The remote applied the snapshot of `tick`: later snapshots may be deltas against it.

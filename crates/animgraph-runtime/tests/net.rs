@@ -188,6 +188,15 @@ fn assert_close(a: &NetState, b: &NetState) {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    /// `copy_from` (what the authority's history reuses its storage with) makes a state equal
+    /// to a clone, whatever shapes the two had (more or fewer layers, sources, parameters).
+    #[test]
+    fn copy_from_equals_a_clone(state in state_strategy(), other in state_strategy()) {
+        let mut copy = other.clone();
+        copy.copy_from(&state);
+        prop_assert_eq!(&copy, &state);
+    }
+
     #[test]
     fn encode_decode_round_trips_full_and_delta(state in state_strategy(), other in state_strategy()) {
         let mut bytes = Vec::new();

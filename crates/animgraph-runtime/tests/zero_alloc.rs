@@ -318,3 +318,47 @@ fn windows_path_travel_and_marker_sync_allocate_nothing() {
     assert!(hops > 300, "only {hops} transitions");
     assert_eq!(after - before, 0, "windows and travel allocated {} times", after - before);
 }
+
+/// Once the authority's history is full, a snapshot (capture, encode into a reused buffer,
+/// history kept) allocates nothing: the oldest entry's storage takes the new state.
+#[test]
+fn authority_snapshots_allocate_nothing_once_the_history_is_full() {
+    let locomotion = graph("../../assets/graphs/locomotion.mres");
+    let mut b =
+        backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)]);
+    let mut player = AnimationGraphPlayer::bind(&locomotion, &mut b).unwrap();
+    let mut buffer = player.new_buffer();
+    let speed = player.find_parameter("speed").unwrap();
+    let jump = player.find_parameter("jump").unwrap();
+    let mut authority = animgraph_runtime::net::Authority::default();
+    let mut packet = Vec::with_capacity(1024);
+    let mut frame = |player: &mut AnimationGraphPlayer, i: u32| {
+        player.set_float(speed, (i as f32 * 0.05).sin() * 3.0 + 2.0).unwrap();
+        if i % 40 == 0 {
+            player.fire(jump).unwrap();
+        }
+        player.advance(1.0 / 60.0, &mut buffer);
+    };
+    // Warm-up: fill the history (and let its entries grow to the graph's deepest mix).
+    for i in 0..400 {
+        frame(&mut player, i);
+        packet.clear();
+        authority.snapshot(&mut player, &mut packet);
+        if i % 3 == 0 {
+            authority.ack(player.tick());
+        }
+    }
+    let before = allocations();
+    let mut bytes = 0;
+    for i in 400..2400 {
+        frame(&mut player, i);
+        packet.clear();
+        authority.snapshot(&mut player, &mut packet);
+        bytes += packet.len();
+        if i % 3 == 0 {
+            authority.ack(player.tick());
+        }
+    }
+    assert!(bytes > 2000 * 4, "snapshots were written ({bytes} bytes)");
+    assert_eq!(allocations() - before, 0, "snapshots allocated");
+}

@@ -102,6 +102,30 @@ pub struct NetState {
     pub triggers: Vec<bool>,
 }
 
+impl NetState {
+    /// Becomes a copy of `other`, reusing this state's storage (no allocation once its lists
+    /// are as long as `other`'s).
+    pub fn copy_from(&mut self, other: &NetState) {
+        self.tick = other.tick;
+        self.bools.clone_from(&other.bools);
+        self.ints.clone_from(&other.ints);
+        self.floats.clone_from(&other.floats);
+        self.triggers.clone_from(&other.triggers);
+        self.layers.truncate(other.layers.len());
+        for (mine, theirs) in self.layers.iter_mut().zip(&other.layers) {
+            // Every field named, so a new one cannot be forgotten here.
+            let NetLayer { sources, current, current_exited, layer_weight, transition, travel } = theirs;
+            mine.sources.clone_from(sources);
+            mine.travel.clone_from(travel);
+            (mine.current, mine.current_exited, mine.layer_weight) =
+                (*current, *current_exited, *layer_weight);
+            mine.transition = *transition;
+        }
+        let kept = self.layers.len();
+        self.layers.extend(other.layers[kept..].iter().cloned());
+    }
+}
+
 impl AnimationGraphPlayer {
     /// The player's complete runtime state (parameters, every layer's blend stack and clocks,
     /// tick), for rollback: [`restore`](Self::restore) it and re-simulate to get bit-identical
