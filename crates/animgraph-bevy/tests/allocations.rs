@@ -1,13 +1,13 @@
 //! The plugin's per-frame systems allocate nothing after warm-up: Robots (glTF scenes) and
-//! GBots with parameter sources and signals, on a headless `App` whose schedules run on the
+//! GBots with parameter sources, signals and net snapshots (an authority each, acknowledged), on a headless `App` whose schedules run on the
 //! main thread (one compute thread, single-threaded executors), so every allocation of our
 //! systems is counted on this thread between marker systems placed around our sets.
 
 use std::time::{Duration, Instant};
 
 use animgraph_bevy::{
-    AnimGraph2D, AnimGraph3D, AnimGraphPlugin, AnimGraphPoseSystems, AnimGraphSignal, AnimGraphSources,
-    AnimGraphSystems, ParameterSource,
+    AnimGraph2D, AnimGraph3D, AnimGraphAuthority, AnimGraphPlugin, AnimGraphPoseSystems, AnimGraphSignal,
+    AnimGraphSources, AnimGraphSystems, ParameterSource,
 };
 use animgraph_test_support::counting::{PerThread, thread_allocations};
 use bevy::app::AnimationSystems;
@@ -60,6 +60,19 @@ fn drive(mut q: Query<(&mut Velocity, Option<&mut AnimGraph3D>)>, time: Res<Time
     }
 }
 
+/// Game code: takes the authorities' packets and acknowledges every third (as a remote would),
+/// so snapshots are deltas against acknowledged baselines.
+fn send_packets(mut q: Query<&mut AnimGraphAuthority>, mut sent: Local<usize>) {
+    for mut a in &mut q {
+        let Some(packet) = a.take_packet() else { continue };
+        let (tick, _) = animgraph_runtime::net::peek(packet).unwrap();
+        *sent += 1;
+        if tick % 3 == 0 {
+            a.ack(tick);
+        }
+    }
+}
+
 fn read_signals(mut signals: MessageReader<AnimGraphSignal>, mut seen: Local<usize>) {
     *seen += signals.read().count();
 }
@@ -91,7 +104,7 @@ fn our_systems_allocate_nothing_per_frame_after_warm_up() {
         Update,
         (drive, start).chain().before(AnimGraphSystems).after(bevy::asset::AssetEventSystems),
     );
-    app.add_systems(Update, (end.after(AnimGraphSystems), read_signals.after(end)));
+    app.add_systems(Update, (end.after(AnimGraphSystems), read_signals.after(end), send_packets.after(end)));
     app.add_systems(
         PostUpdate,
         (
@@ -115,7 +128,10 @@ fn our_systems_allocate_nothing_per_frame_after_warm_up() {
             server.load("characters/gbot/gbot.mres"),
             server.load("characters/gbot/gbot.mskel"),
         );
-        characters.push(app.world_mut().spawn((c, speed(), Velocity::default())).id());
+        // GBots also replicate: the authority's snapshots are counted with our systems.
+        characters.push(
+            app.world_mut().spawn((c, speed(), Velocity::default(), AnimGraphAuthority::default())).id(),
+        );
     }
     let bound = |app: &App| {
         characters.iter().all(|&e| {
