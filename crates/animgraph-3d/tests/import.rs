@@ -66,6 +66,21 @@ fn fox_imports_24_joints_and_3_clips_with_its_texture() {
         [("Survey", "3.417".to_string()), ("Walk", "0.708".to_string()), ("Run", "1.158".to_string())]
     );
     assert_eq!(s.mesh.as_ref().unwrap().textures.len(), 1);
+    // Untextured (as the Bevy plugin imports): the same skeleton, clips and mesh, no image
+    // decoded, the material's base colour kept.
+    let bytes = std::fs::read(asset("fox/Fox.glb")).unwrap();
+    let bare = animgraph_3d::import::import_bytes_untextured(&bytes, None).unwrap().skeleton;
+    let (mesh, bare_mesh) = (s.mesh.as_ref().unwrap(), bare.mesh.as_ref().unwrap());
+    assert!(bare_mesh.textures.is_empty());
+    assert!(bare_mesh.materials.iter().all(|(_, texture)| texture.is_none()));
+    assert_eq!(
+        bare_mesh.materials.iter().map(|m| m.0).collect::<Vec<_>>(),
+        mesh.materials.iter().map(|m| m.0).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        (bare_mesh.positions.len(), bare.clips.len(), bare.bone_count()),
+        (mesh.positions.len(), 3, 24)
+    );
 }
 
 #[test]

@@ -239,7 +239,8 @@ impl AssetLoader for ModelLoader {
     ) -> Result<ModelAsset, AnimGraphLoadError> {
         let path = load_context.path().to_string();
         let bytes = read_bounded(reader, &path, animgraph_3d::import::MAX_FILE_BYTES as usize).await?;
-        let imported = animgraph_3d::import::import_bytes(&bytes, None)
+        // Bevy draws the model from its own glTF loader: the images are not decoded here.
+        let imported = animgraph_3d::import::import_bytes_untextured(&bytes, None)
             .map_err(|e| AnimGraphLoadError::Model { path: path.clone(), message: e.0 })?;
         let mut skeleton = imported.skeleton;
         // The sync markers sidecar, when there is one (a missing file is not an error).

@@ -237,6 +237,8 @@ pub(crate) fn build(
                     None => {
                         return Err(format!("{what}: the material names texture {t}, which does not exist"));
                     }
+                    // Checked either way; decoded only when asked for.
+                    Some(_) if !cx.textures => {}
                     Some(image) => {
                         texture =
                             *texture_of_image.entry(image).or_insert_with(|| {

@@ -106,10 +106,17 @@ const UNDERSTOOD: &[&str] = &[
 /// Imports glTF from bytes; `folder` is where relative buffer and image URIs are looked up
 /// (`None`: only the GLB chunk and `data:` URIs).
 pub fn import_bytes(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, GltfError> {
-    import(bytes, folder).map_err(GltfError)
+    import(bytes, folder, true).map_err(GltfError)
 }
 
-fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
+/// [`import_bytes`] without decoding the materials' images (materials keep their base colour
+/// and no texture): for users that pose the skeleton and draw with their own renderer, such
+/// as the Bevy plugin, which would otherwise decode every texture a second time for nothing.
+pub fn import_bytes_untextured(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, GltfError> {
+    import(bytes, folder, false).map_err(GltfError)
+}
+
+fn import(bytes: &[u8], folder: Option<&Path>, textures: bool) -> Result<Imported3D, String> {
     let container = source::container(bytes)?;
     // Through serde_path_to_error, so a type error names its JSON path (`nodes[3].children`).
     let root: gltf_json::Root = serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(
@@ -321,6 +328,7 @@ fn import(bytes: &[u8], folder: Option<&Path>) -> Result<Imported3D, String> {
         bone_nodes: &ordered_nodes,
         names: &names,
         links: &links,
+        textures,
     };
     let (mesh, groups) = mesh::build(&context, &mut warnings)?;
     let clips = animation::build(&context, &groups, &mut warnings)?;
@@ -345,6 +353,8 @@ pub(crate) struct Context<'a> {
     pub names: &'a [String],
     /// Per node: the nearest bone above it and the static transforms between.
     pub links: &'a [scene::Link],
+    /// Whether materials' images are decoded (else materials keep only their base colour).
+    pub textures: bool,
 }
 
 /// Makes names unique by the documented rule (`Walk`, `Walk.1`, `Walk.2` in file order), with
