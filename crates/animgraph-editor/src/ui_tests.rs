@@ -43,6 +43,12 @@ fn open(path: PathBuf) -> Harness<'static, Editor> {
     harness(Editor::new(vec![path], Settings::default()))
 }
 
+/// The index of the `from -> to` transition in the shown machine.
+fn transition_index(h: &Harness<'_, Editor>, from: &str, to: &str) -> usize {
+    let m = doc(h).machine().unwrap();
+    m.transitions.iter().position(|t| t.from == from && t.to == to).unwrap()
+}
+
 fn doc<'h>(h: &'h Harness<'_, Editor>) -> &'h Document {
     &h.state().tabs[h.state().active].doc
 }
@@ -241,13 +247,7 @@ fn editing_a_condition_row_changes_parameter_operator_and_value() {
     let mut h = open(scratch_copy("condition"));
     // Select the Move -> Air transition (it tests `jump`) by clicking it in the problems-free
     // graph: pick it through the model, then edit its row through the UI.
-    let index = doc(&h)
-        .machine()
-        .unwrap()
-        .transitions
-        .iter()
-        .position(|t| t.from == "Move" && t.to == "Air")
-        .unwrap();
+    let index = transition_index(&h, "Move", "Air");
     h.state_mut().tabs[0].doc.selection = Selection::Transition(index);
     h.run_steps(3);
     let conditions = doc(&h).machine().unwrap().transitions[index].conditions.len();
@@ -534,13 +534,7 @@ fn a_blend_spaces_editor_opens_from_its_menu_and_the_plot_sets_the_parameter() {
 fn motion_quality_fields_are_edited_in_the_inspector_and_undo() {
     use animgraph_runtime::graph::{TransitionBlend, TransitionSync};
     let mut h = open(scratch_copy("motion"));
-    let index = doc(&h)
-        .machine()
-        .unwrap()
-        .transitions
-        .iter()
-        .position(|t| t.from == "Move" && t.to == "Air")
-        .unwrap();
+    let index = transition_index(&h, "Move", "Air");
     h.state_mut().tabs[0].doc.selection = Selection::Transition(index);
     h.run_steps(3);
     pick(&mut h, "Crossfade", 0, "Inertial");
@@ -1111,13 +1105,7 @@ fn attached_preview_is_posed_from_the_games_samples() {
 #[test]
 fn transition_timeline_drags_edit_exit_time_duration_and_offset() {
     let mut h = open(scratch_copy("transition-timeline"));
-    let index = doc(&h)
-        .machine()
-        .unwrap()
-        .transitions
-        .iter()
-        .position(|t| t.from == "Move" && t.to == "Air")
-        .unwrap();
+    let index = transition_index(&h, "Move", "Air");
     h.state_mut().tabs[0].doc.edit_machine(|m| {
         let t = &mut m.transitions[index];
         (t.exit_time, t.duration, t.offset) = (0.5, 0.25, 0.0);

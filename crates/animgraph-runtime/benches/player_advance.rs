@@ -22,8 +22,7 @@ fn backend(list: &[(&str, f32, bool)]) -> RecordingBackend {
 #[divan::bench(sample_count = 500, sample_size = 200)]
 fn locomotion(bencher: Bencher) {
     let graph = graph("../../assets/graphs/locomotion.mres");
-    let mut b =
-        backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)]);
+    let mut b = backend(animgraph_test_support::graphs::LOCOMOTION_CLIPS);
     let mut player = AnimationGraphPlayer::bind(&graph, &mut b).unwrap();
     let mut buffer = player.new_buffer();
     let speed = player.find_parameter("speed").unwrap();

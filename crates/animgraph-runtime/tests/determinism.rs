@@ -124,7 +124,7 @@ proptest! {
     #[test]
     fn locomotion_is_deterministic(script in frames()) {
         let graph = load("../../assets/graphs/locomotion.mres");
-        let clips = clips(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)]);
+        let clips = clips(animgraph_test_support::graphs::LOCOMOTION_CLIPS);
         let first = run(&graph, &clips, &script);
         prop_assert!(!first.is_empty());
         prop_assert_eq!(first, run(&graph, &clips, &script));

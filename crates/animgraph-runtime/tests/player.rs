@@ -23,7 +23,7 @@ fn backend(clips: &[(&str, f32, bool)]) -> RecordingBackend {
 }
 
 fn locomotion_backend() -> RecordingBackend {
-    backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)])
+    backend(animgraph_test_support::graphs::LOCOMOTION_CLIPS)
 }
 
 #[test]

@@ -3,9 +3,10 @@
 
 use animgraph_test_support::counting::{PerThread, thread_allocations};
 
-use animgraph_runtime::graph::{AnimationGraphPlayer, GraphEvent};
+use animgraph_runtime::graph::{AnimationGraphPlayer, GraphEvent, ParamId};
 use animgraph_runtime::mres;
 use animgraph_runtime::script::RecordingBackend;
+use animgraph_test_support::graphs::LOCOMOTION_CLIPS;
 
 #[global_allocator]
 static GLOBAL: PerThread = PerThread;
@@ -22,17 +23,20 @@ fn backend(clips: &[(&str, f32, bool)]) -> RecordingBackend {
     RecordingBackend::with_clips(clips)
 }
 
+/// `locomotion.mres` bound on its clips, a buffer, and its `speed` and `jump` parameters.
+fn locomotion() -> (AnimationGraphPlayer, animgraph_runtime::SampleBuffer, ParamId, ParamId) {
+    let graph = graph("../../assets/graphs/locomotion.mres");
+    let player = AnimationGraphPlayer::bind(&graph, &mut backend(LOCOMOTION_CLIPS)).unwrap();
+    let buffer = player.new_buffer();
+    let (speed, jump) = (player.find_parameter("speed").unwrap(), player.find_parameter("jump").unwrap());
+    (player, buffer, speed, jump)
+}
+
 #[test]
 fn ten_thousand_busy_frames_allocate_nothing() {
-    let locomotion = graph("../../assets/graphs/locomotion.mres");
     // The recording backend's own `apply` records into growing vectors, so it is not called
     // here: this test measures the player.
-    let mut b =
-        backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)]);
-    let mut player = AnimationGraphPlayer::bind(&locomotion, &mut b).unwrap();
-    let mut buffer = player.new_buffer();
-    let speed = player.find_parameter("speed").unwrap();
-    let jump = player.find_parameter("jump").unwrap();
+    let (mut player, mut buffer, speed, jump) = locomotion();
 
     let interrupt = graph("tests/scenarios/graphs/interrupt.mres");
     let mut b2 =
@@ -323,13 +327,7 @@ fn windows_path_travel_and_marker_sync_allocate_nothing() {
 /// history kept) allocates nothing: the oldest entry's storage takes the new state.
 #[test]
 fn authority_snapshots_allocate_nothing_once_the_history_is_full() {
-    let locomotion = graph("../../assets/graphs/locomotion.mres");
-    let mut b =
-        backend(&[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)]);
-    let mut player = AnimationGraphPlayer::bind(&locomotion, &mut b).unwrap();
-    let mut buffer = player.new_buffer();
-    let speed = player.find_parameter("speed").unwrap();
-    let jump = player.find_parameter("jump").unwrap();
+    let (mut player, mut buffer, speed, jump) = locomotion();
     let mut authority = animgraph_runtime::net::Authority::default();
     let mut packet = Vec::with_capacity(1024);
     let mut frame = |player: &mut AnimationGraphPlayer, i: u32| {

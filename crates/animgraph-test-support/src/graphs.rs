@@ -22,6 +22,10 @@ pub fn two_states(a: &str, b: &str, blend: &str, duration: f32) -> String {
     )
 }
 
+/// The clips of `assets/graphs/locomotion.mres` at the Fox's lengths: `(name, seconds, loops)`.
+pub const LOCOMOTION_CLIPS: &[(&str, f32, bool)] =
+    &[("idle", 2.0, true), ("walk", 0.708, true), ("run", 1.158, true), ("jump", 0.8, false)];
+
 /// The clips of the runtime's `tests/scenarios/graphs/windows.mres`: `(name, seconds, loops)`.
 pub const WINDOWS_CLIPS: &[(&str, f32, bool)] =
     &[("idle", 1.0, true), ("attack", 1.0, false), ("hurt", 1.0, true), ("spin", 0.5, true)];
