@@ -196,7 +196,7 @@ fn triangle_map(uv: [Vec2; 3], screen: [Vec2; 3]) -> Option<Affine2> {
 }
 
 /// Ends the clip in force after the slot it ends at.
-fn end_clip(clip: &mut Option<(Mask, Option<u16>)>, slot: u16) {
+fn end_clip<C>(clip: &mut Option<(C, Option<u16>)>, slot: u16) {
     if clip.as_ref().is_some_and(|(_, end)| *end == Some(slot)) {
         *clip = None;
     }
@@ -205,6 +205,23 @@ fn end_clip(clip: &mut Option<(Mask, Option<u16>)>, slot: u16) {
 fn color(c: [f32; 4]) -> Color {
     Color::from_rgba(c[0].clamp(0.0, 1.0), c[1].clamp(0.0, 1.0), c[2].clamp(0.0, 1.0), c[3].clamp(0.0, 1.0))
         .unwrap_or(Color::BLACK)
+}
+
+/// Each bone as a line in view space: to its first child (Godot's convention), else along its
+/// x axis for its length (at least 4).
+fn bone_lines<'a>(
+    skeleton: &'a Skeleton2D,
+    pose: &'a Pose,
+    view: Affine2,
+) -> impl Iterator<Item = (Vec2, Vec2)> + 'a {
+    pose.world.iter().enumerate().map(move |(b, world)| {
+        let from = (view * *world).transform_point2(Vec2::ZERO);
+        let to = match skeleton.parents.iter().position(|p| *p == Some(b as u16)) {
+            Some(child) => (view * pose.world[child]).transform_point2(Vec2::ZERO),
+            None => (view * *world).transform_point2(Vec2::new(skeleton.data.bones[b].length.max(4.0), 0.0)),
+        };
+        (from, to)
+    })
 }
 
 /// Draws a pose. `textures` are the skeleton's images by page ([`load_textures`]); an
@@ -329,15 +346,7 @@ pub fn render(
         let mut paint = Paint::default();
         paint.set_color(color([1.0, 0.8, 0.2, 0.9]));
         paint.anti_alias = true;
-        for (b, world) in pose.world.iter().enumerate() {
-            // A bone is drawn to its first child (Godot's convention), else along its x axis.
-            let from = (view * *world).transform_point2(Vec2::ZERO);
-            let to = match skeleton.parents.iter().position(|p| *p == Some(b as u16)) {
-                Some(child) => (view * pose.world[child]).transform_point2(Vec2::ZERO),
-                None => {
-                    (view * *world).transform_point2(Vec2::new(skeleton.data.bones[b].length.max(4.0), 0.0))
-                }
-            };
+        for (from, to) in bone_lines(skeleton, pose, view) {
             let mut path = PathBuilder::new();
             path.move_to(from.x, from.y);
             path.line_to(to.x, to.y);
@@ -377,13 +386,8 @@ pub fn triangles(
     let mut scratch: Vec<(Vec2, Vec2)> = Vec::new();
     for &slot_id in &pose.draw_order {
         let slot = slot_id as usize;
-        let end = |clip: &mut Option<(Vec<Vec<Vec2>>, Option<u16>)>| {
-            if clip.as_ref().is_some_and(|(_, end)| *end == Some(slot_id)) {
-                *clip = None;
-            }
-        };
         let Some(a) = pose.attachments[slot] else {
-            end(&mut clip);
+            end_clip(&mut clip, slot_id);
             continue;
         };
         let attachment = &skeleton.attachments[a as usize];
@@ -399,7 +403,7 @@ pub fn triangles(
         let tint: [f32; 4] = std::array::from_fn(|i| pose.colors[slot][i] * attachment.color[i]);
         let alpha = tint[3].clamp(0.0, 1.0);
         if alpha <= 0.0 || geometry.triangles.is_empty() {
-            end(&mut clip);
+            end_clip(&mut clip, slot_id);
             continue;
         }
         let page = geometry.page.filter(|p| textures.get(*p as usize).is_some_and(Option::is_some));
@@ -443,19 +447,10 @@ pub fn triangles(
                 }
             }
         }
-        end(&mut clip);
+        end_clip(&mut clip, slot_id);
     }
     if bones {
-        for (b, world) in pose.world.iter().enumerate() {
-            let from = (view * *world).transform_point2(Vec2::ZERO);
-            let to = match skeleton.parents.iter().position(|p| *p == Some(b as u16)) {
-                Some(child) => (view * pose.world[child]).transform_point2(Vec2::ZERO),
-                None => {
-                    (view * *world).transform_point2(Vec2::new(skeleton.data.bones[b].length.max(4.0), 0.0))
-                }
-            };
-            out.lines.push((from.to_array(), to.to_array()));
-        }
+        out.lines.extend(bone_lines(skeleton, pose, view).map(|(a, b)| (a.to_array(), b.to_array())));
     }
 }
 

@@ -130,29 +130,32 @@ fn to_u8(v: f32) -> u8 {
     (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 
-/// The part of the segment `a`-`b` inside `[0, size]` (Liang-Barsky), if any; `None` for
-/// segments outside or with non-finite ends.
-fn clip_segment(a: Vec2, b: Vec2, size: Vec2) -> Option<(Vec2, Vec2)> {
-    if !(a.is_finite() && b.is_finite()) {
+/// Where world point `p` lands in a `size` view (pixels, y down), its NDC depth and its clip
+/// `w`; `None` behind the camera.
+fn project(camera: &Camera3D, p: Vec3, size: Vec2) -> Option<(Vec2, f32, f32)> {
+    let c = camera.view_projection * p.extend(1.0);
+    if c.w <= 1e-6 {
         return None;
     }
-    let d = b - a;
-    let (mut t0, mut t1) = (0.0f32, 1.0f32);
-    for (p, q) in [(-d.x, a.x), (d.x, size.x - a.x), (-d.y, a.y), (d.y, size.y - a.y)] {
-        if p == 0.0 {
-            if q < 0.0 {
-                return None;
-            }
-        } else {
-            let r = q / p;
-            if p < 0.0 {
-                t0 = t0.max(r);
-            } else {
-                t1 = t1.min(r);
-            }
-        }
-    }
-    (t0 <= t1).then(|| (a + d * t0, a + d * t1))
+    let ndc = c.truncate() / c.w;
+    Some((Vec2::new((ndc.x * 0.5 + 0.5) * size.x, (1.0 - (ndc.y * 0.5 + 0.5)) * size.y), ndc.z, c.w))
+}
+
+/// Each bone as a segment from its joint to its parent's in a `size` view, cut to the view
+/// (one projected near the camera plane can be billions of pixels long); bones behind the
+/// camera or outside the view are left out.
+fn bone_segments<'a>(
+    skeleton: &'a Skeleton3D,
+    pose: &'a Pose3D,
+    camera: &'a Camera3D,
+    size: Vec2,
+) -> impl Iterator<Item = (Vec2, Vec2)> + 'a {
+    skeleton.parents.iter().enumerate().filter_map(move |(j, parent)| {
+        let at = |b: usize| project(camera, Vec3::from(pose.world[b].translation), size);
+        let (a, b) = (at(j)?, at(*parent.as_ref()? as usize)?);
+        let (a, b) = animgraph_draw::clip_segment(a.0.to_array(), b.0.to_array(), [0.0; 2], size.to_array())?;
+        Some((Vec2::from(a), Vec2::from(b)))
+    })
 }
 
 /// Draws a pose's skinned mesh (and joints when asked).
@@ -163,18 +166,8 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
     let background = options.background.map(to_u8);
     color.fill(background);
     let mut depth = vec![f32::INFINITY; (w * h) as usize];
-    let to_screen = |p: Vec3| -> Option<(Vec2, f32, f32)> {
-        let c = camera.view_projection * p.extend(1.0);
-        if c.w <= 1e-6 {
-            return None;
-        }
-        let ndc = c.truncate() / c.w;
-        Some((
-            Vec2::new((ndc.x * 0.5 + 0.5) * w as f32, (1.0 - (ndc.y * 0.5 + 0.5)) * h as f32),
-            ndc.z,
-            1.0 / c.w,
-        ))
-    };
+    let size = Vec2::new(w as f32, h as f32);
+    let to_screen = |p: Vec3| project(camera, p, size).map(|(p, z, w)| (p, z, 1.0 / w));
     if let Some(mesh) = &skeleton.mesh {
         let mut skinned = Vec::new();
         skin_positions(skeleton, pose, &mut skinned);
@@ -232,17 +225,7 @@ pub fn render(skeleton: &Skeleton3D, pose: &Pose3D, camera: &Camera3D, options: 
     }
     // A file without a mesh (a clip library, a bare armature) shows its bones.
     if options.joints || skeleton.mesh.is_none() {
-        for (j, parent) in skeleton.parents.iter().enumerate() {
-            let Some(p) = parent else { continue };
-            let (Some(a), Some(b)) = (
-                to_screen(Vec3::from(pose.world[j].translation)),
-                to_screen(Vec3::from(pose.world[*p as usize].translation)),
-            ) else {
-                continue;
-            };
-            // Only the part on the canvas is stepped: a bone projected near the camera plane
-            // can be billions of pixels long.
-            let Some((a, b)) = clip_segment(a.0, b.0, Vec2::new(w as f32, h as f32)) else { continue };
+        for (a, b) in bone_segments(skeleton, pose, camera, size) {
             let steps = (b - a).length().ceil().max(1.0) as u32;
             for s in 0..=steps {
                 let q = a.lerp(b, s as f32 / steps as f32);
@@ -275,14 +258,8 @@ pub fn triangles(
     out: &mut animgraph_draw::Triangles,
 ) {
     out.clear();
-    let to_screen = |p: Vec3| -> Option<(Vec2, f32)> {
-        let c = camera.view_projection * p.extend(1.0);
-        if c.w <= 1e-6 {
-            return None;
-        }
-        let ndc = c.truncate() / c.w;
-        Some((Vec2::new((ndc.x * 0.5 + 0.5) * width, (1.0 - (ndc.y * 0.5 + 0.5)) * height), c.w))
-    };
+    let size = Vec2::new(width, height);
+    let to_screen = |p: Vec3| project(camera, p, size).map(|(p, _, w)| (p, w));
     if let Some(mesh) = &skeleton.mesh {
         skin_positions(skeleton, pose, &mut scratch.skinned);
         scratch.projected.clear();
@@ -318,18 +295,8 @@ pub fn triangles(
         }
     }
     if joints || skeleton.mesh.is_none() {
-        for (j, parent) in skeleton.parents.iter().enumerate() {
-            let Some(p) = parent else { continue };
-            let (Some(a), Some(b)) = (
-                to_screen(Vec3::from(pose.world[j].translation)),
-                to_screen(Vec3::from(pose.world[*p as usize].translation)),
-            ) else {
-                continue;
-            };
-            if let Some((a, b)) = clip_segment(a.0, b.0, Vec2::new(width, height)) {
-                out.lines.push((a.to_array(), b.to_array()));
-            }
-        }
+        out.lines
+            .extend(bone_segments(skeleton, pose, camera, size).map(|(a, b)| (a.to_array(), b.to_array())));
     }
 }
 
@@ -410,8 +377,13 @@ pub fn render_script(
 
 #[cfg(test)]
 mod tests {
-    use super::clip_segment;
     use glam::Vec2;
+
+    /// The renderer's segment cut, on `Vec2`s in a `[0, size]` canvas.
+    fn clip_segment(a: Vec2, b: Vec2, size: Vec2) -> Option<(Vec2, Vec2)> {
+        animgraph_draw::clip_segment(a.to_array(), b.to_array(), [0.0; 2], size.to_array())
+            .map(|(a, b)| (Vec2::from(a), Vec2::from(b)))
+    }
 
     /// A bone projected near the camera plane ends billions of pixels away; drawing stepped it
     /// pixel by pixel (a fuzzed Fox GLB took 46 s in a 16 x 16 frame). Only its visible part is

@@ -22,6 +22,36 @@ pub fn downscale(canvas: Pixmap, width: u32, height: u32, supersample: u32) -> P
     out
 }
 
+/// The part of the segment `a`-`b` inside the box `min..max` (Liang-Barsky), if any; `None` for
+/// segments outside it or with non-finite ends. The 3D renderer steps only this part of a bone
+/// (one projected near the camera plane can be billions of pixels long); the editor asks whether
+/// an arrow passes through a state's box.
+pub fn clip_segment(a: [f32; 2], b: [f32; 2], min: [f32; 2], max: [f32; 2]) -> Option<([f32; 2], [f32; 2])> {
+    if !(a.iter().chain(&b).all(|v| v.is_finite())) {
+        return None;
+    }
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for (p, q) in
+        [(-d[0], a[0] - min[0]), (d[0], max[0] - a[0]), (-d[1], a[1] - min[1]), (d[1], max[1] - a[1])]
+    {
+        if p == 0.0 {
+            if q < 0.0 {
+                return None;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+        }
+    }
+    let at = |t: f32| [a[0] + d[0] * t, a[1] + d[1] * t];
+    (t0 <= t1).then(|| (at(t0), at(t1)))
+}
+
 /// A posed character as triangles for a GPU to draw (the editor's preview hands them to egui):
 /// screen positions in the view's units (y down), texture coordinates normalised to the page,
 /// premultiplied vertex colours, in drawing order. Consecutive triangles on the same page form
@@ -120,6 +150,16 @@ impl Triangles {
 mod tests {
     use super::*;
     use tiny_skia::Color;
+
+    #[test]
+    fn segments_are_cut_to_the_box_and_misses_are_none() {
+        let (min, max) = ([0.0, 0.0], [10.0, 10.0]);
+        assert_eq!(clip_segment([-5.0, 5.0], [15.0, 5.0], min, max), Some(([0.0, 5.0], [10.0, 5.0])));
+        assert_eq!(clip_segment([2.0, 2.0], [3.0, 4.0], min, max), Some(([2.0, 2.0], [3.0, 4.0])));
+        assert_eq!(clip_segment([-5.0, 20.0], [20.0, 15.0], min, max), None, "passes above");
+        assert_eq!(clip_segment([11.0, 0.0], [11.0, 9.0], min, max), None, "parallel, outside");
+        assert_eq!(clip_segment([f32::NAN, 0.0], [1.0, 1.0], min, max), None);
+    }
 
     #[test]
     fn a_uniform_canvas_keeps_its_colour_at_a_quarter_of_the_size() {

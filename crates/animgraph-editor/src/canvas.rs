@@ -941,23 +941,8 @@ impl Obstacles {
 
 /// Whether the segment `a`-`b` passes through `r` (Liang-Barsky).
 pub fn segment_hits_rect(a: Pos2, b: Pos2, r: Rect) -> bool {
-    let d = b - a;
-    let (mut t0, mut t1) = (0.0f32, 1.0f32);
-    for (p, q) in [(-d.x, a.x - r.min.x), (d.x, r.max.x - a.x), (-d.y, a.y - r.min.y), (d.y, r.max.y - a.y)] {
-        if p == 0.0 {
-            if q < 0.0 {
-                return false;
-            }
-        } else {
-            let t = q / p;
-            if p < 0.0 {
-                t0 = t0.max(t);
-            } else {
-                t1 = t1.min(t);
-            }
-        }
-    }
-    t0 <= t1
+    let (min, max) = ([r.min.x, r.min.y], [r.max.x, r.max.y]);
+    animgraph_draw::clip_segment([a.x, a.y], [b.x, b.y], min, max).is_some()
 }
 
 /// An arrow's path from `start` to `end` (on the edges of `from` and `to`): straight when that
@@ -1001,36 +986,32 @@ pub fn route(
     vec![start, end]
 }
 
-/// The point `fraction` of the way along a polyline, and the direction there.
-pub fn along(points: &[Pos2], fraction: f32) -> (Pos2, Vec2) {
+/// Where `fraction` of a polyline's length falls: the index of its segment, the point and the
+/// segment's direction (the last segment's end past the end).
+fn locate(points: &[Pos2], fraction: f32) -> (usize, Pos2, Vec2) {
     let total: f32 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
     let mut left = total * fraction.clamp(0.0, 1.0);
-    for w in points.windows(2) {
+    for (i, w) in points.windows(2).enumerate() {
         let length = w[0].distance(w[1]);
         if left <= length && length > 0.0 {
-            return (w[0].lerp(w[1], left / length), (w[1] - w[0]) / length);
+            return (i, w[0].lerp(w[1], left / length), (w[1] - w[0]) / length);
         }
         left -= length;
     }
     let n = points.len();
-    (points[n - 1], (points[n - 1] - points[n.saturating_sub(2)]).normalized())
+    (n.saturating_sub(2), points[n - 1], (points[n - 1] - points[n.saturating_sub(2)]).normalized())
+}
+
+/// The point `fraction` of the way along a polyline, and the direction there.
+pub fn along(points: &[Pos2], fraction: f32) -> (Pos2, Vec2) {
+    let (_, at, direction) = locate(points, fraction);
+    (at, direction)
 }
 
 /// The polyline up to `fraction` of its length.
 fn part(points: &[Pos2], fraction: f32) -> Vec<Pos2> {
-    let total: f32 = points.windows(2).map(|w| w[0].distance(w[1])).sum();
-    let mut left = total * fraction.clamp(0.0, 1.0);
-    let mut out = vec![points[0]];
-    for w in points.windows(2) {
-        let length = w[0].distance(w[1]);
-        if left <= length {
-            out.push(w[0].lerp(w[1], if length > 0.0 { left / length } else { 0.0 }));
-            break;
-        }
-        out.push(w[1]);
-        left -= length;
-    }
-    out
+    let (segment, at, _) = locate(points, fraction);
+    points[..=segment].iter().copied().chain(std::iter::once(at)).collect()
 }
 
 fn distance_to_polyline(p: Pos2, points: &[Pos2]) -> f32 {
@@ -1210,6 +1191,18 @@ mod tests {
         // With nothing in the way the arrow stays straight.
         let (start, end, outward) = arrow_ends(a, d, 0.0, 1.0);
         assert_eq!(route(start, end, a, d, outward, &obstacles, 24.0).len(), 2);
+    }
+
+    /// A path's point and direction at a fraction of its length, and its part up to there (what
+    /// a running mix fills), on an L of two 10-unit legs.
+    #[test]
+    fn polylines_are_measured_along_their_length() {
+        let l = [Pos2::new(0.0, 0.0), Pos2::new(10.0, 0.0), Pos2::new(10.0, 10.0)];
+        assert_eq!(along(&l, 0.25), (Pos2::new(5.0, 0.0), vec2(1.0, 0.0)));
+        assert_eq!(along(&l, 0.75), (Pos2::new(10.0, 5.0), vec2(0.0, 1.0)));
+        assert_eq!(along(&l, 1.0), (Pos2::new(10.0, 10.0), vec2(0.0, 1.0)));
+        assert_eq!(part(&l, 0.75), vec![l[0], l[1], Pos2::new(10.0, 5.0)]);
+        assert_eq!(part(&l, 0.25), vec![l[0], Pos2::new(5.0, 0.0)]);
     }
 
     /// Arrow ends (and so their heads) land on the box's edge, also for offset parallel
