@@ -237,6 +237,21 @@ fn choose<T: Copy + PartialEq>(
     (v != value).then_some(v)
 }
 
+/// A dropdown of `names` labelled `label` (explained from the help table); returns the choice.
+fn name_choice(ui: &mut egui::Ui, label: &str, current: &str, names: &[String]) -> String {
+    let mut v = current.to_string();
+    egui::ComboBox::from_label(label)
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for n in names {
+                ui.selectable_value(&mut v, n.clone(), n);
+            }
+        })
+        .response
+        .on_hover_text(field_help(label).unwrap_or_default());
+    v
+}
+
 /// A dropdown of the graph's parameters that pass `fits` (plus "none" when `optional`).
 fn parameter_choice(
     ui: &mut egui::Ui,
@@ -550,16 +565,8 @@ fn state(
         }
         StateKind::SubMachine(inner) => {
             ui.label(format!("{} states, {} transitions", inner.states.len(), inner.transitions.len()));
-            let mut entry = inner.entry.clone();
-            egui::ComboBox::from_label("Entry")
-                .selected_text(&entry)
-                .show_ui(ui, |ui| {
-                    for s in &inner.states {
-                        ui.selectable_value(&mut entry, s.name.clone(), &s.name);
-                    }
-                })
-                .response
-                .on_hover_text(field_help("Entry").unwrap_or_default());
+            let names: Vec<String> = inner.states.iter().map(|s| s.name.clone()).collect();
+            let entry = name_choice(ui, "Entry", &inner.entry, &names);
             if entry != inner.entry {
                 doc.edit_machine(|m| {
                     if let StateKind::SubMachine(inner) = &mut m.states[i].kind {
@@ -653,26 +660,8 @@ fn transition(
     if !doc.nesting.is_empty() {
         names.push(EXIT_STATE.to_string());
     }
-    let mut from = t.from.clone();
-    egui::ComboBox::from_label("From")
-        .selected_text(&from)
-        .show_ui(ui, |ui| {
-            for n in &from_names {
-                ui.selectable_value(&mut from, n.clone(), n);
-            }
-        })
-        .response
-        .on_hover_text(field_help("From").unwrap_or_default());
-    let mut to = t.to.clone();
-    egui::ComboBox::from_label("To")
-        .selected_text(&to)
-        .show_ui(ui, |ui| {
-            for n in &names {
-                ui.selectable_value(&mut to, n.clone(), n);
-            }
-        })
-        .response
-        .on_hover_text(field_help("To").unwrap_or_default());
+    let from = name_choice(ui, "From", &t.from, &from_names);
+    let to = name_choice(ui, "To", &t.to, &names);
     if from != t.from || to != t.to {
         doc.edit_machine(|m| {
             m.transitions[i].from = from;

@@ -10,6 +10,7 @@
 use animgraph_runtime::graph::{ANY_STATE, GraphMachine, GraphState, GraphTransition, StateKind};
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, vec2};
 
+use crate::blend_editor::snap;
 use crate::character::CharacterInfo;
 use crate::document::Document;
 use crate::inspector::key;
@@ -65,15 +66,24 @@ fn length(state: Option<&GraphState>, character: Option<&CharacterInfo>) -> Opti
     character?.clips.iter().find(|k| k.name == c.clip).map(|k| k.length)
 }
 
-/// Rounds to hundredths (what the fields show), so dragged values read cleanly.
-fn round(v: f32) -> f32 {
-    (v * 100.0).round() / 100.0
-}
-
 const BAR: f32 = 22.0;
 const SOURCE_COLOUR: Color32 = Color32::from_rgb(70, 110, 160);
 const TARGET_COLOUR: Color32 = Color32::from_rgb(80, 150, 110);
 const MIX_COLOUR: Color32 = Color32::from_rgba_premultiplied(60, 55, 20, 60);
+
+/// Where a dragged handle is, in seconds: where it was when the drag started (`start`) moved by
+/// the pointer, kept exact in egui's memory between frames (the document gets it snapped to
+/// hundredths); `None` while it is not being moved.
+fn dragged(ui: &egui::Ui, handle: &egui::Response, start: f32, per_second: f32) -> Option<f32> {
+    if !handle.dragged() || handle.drag_delta().x == 0.0 {
+        return None;
+    }
+    let id = handle.id.with("seconds");
+    let from = ui.data(|d| d.get_temp::<f32>(id)).filter(|_| !handle.drag_started()).unwrap_or(start);
+    let seconds = from + handle.drag_delta().x / per_second;
+    ui.data_mut(|d| d.insert_temp(id, seconds));
+    Some(seconds)
+}
 
 /// The timeline of transition `i` of `machine`.
 pub fn show(
@@ -84,17 +94,16 @@ pub fn show(
     character: Option<&CharacterInfo>,
 ) {
     let t = machine.transitions[i].clone();
-    let from = machine.states.iter().find(|s| s.name == t.from);
-    let to = machine.states.iter().find(|s| s.name == t.to);
+    let (from, to) = (machine.state(&t.from), machine.state(&t.to));
     let lengths = (length(from, character), length(to, character));
     let spans = Spans::of(doc, &t, from, to, lengths);
     let width = ui.available_width().max(160.0);
     let (rect, _) = ui.allocate_exact_size(vec2(width, 16.0 + 2.0 * BAR + 8.0), Sense::hover());
     let frozen_id = ui.make_persistent_id(("transition-timeline-extent", i));
     // The scale holds while a handle is dragged.
-    let dragging = ui.ctx().is_being_dragged(ui.make_persistent_id(("tt-exit", i)))
-        || ui.ctx().is_being_dragged(ui.make_persistent_id(("tt-mix", i)))
-        || ui.ctx().is_being_dragged(ui.make_persistent_id(("tt-offset", i)));
+    let [exit_id, mix_id, offset_id] =
+        ["tt-exit", "tt-mix", "tt-offset"].map(|n| ui.make_persistent_id((n, i)));
+    let dragging = [exit_id, mix_id, offset_id].into_iter().any(|id| ui.ctx().is_being_dragged(id));
     let extent = match ui.data(|d| d.get_temp::<f32>(frozen_id)) {
         Some(e) if dragging => e,
         _ => spans.extent(),
@@ -182,17 +191,9 @@ pub fn show(
         x(spans.exit) + 5.0..=(x(target_end) - 5.0).max(x(spans.exit) + 10.0),
         target_row.y_range(),
     );
-    let exit = ui.interact(exit_rect, ui.make_persistent_id(("tt-exit", i)), Sense::drag());
-    let mix_handle = ui.interact(
-        handle(spans.exit + spans.mix, source_row, 10.0),
-        ui.make_persistent_id(("tt-mix", i)),
-        Sense::drag(),
-    );
-    let offset = ui.interact(
-        handle(target_start, target_row, 10.0),
-        ui.make_persistent_id(("tt-offset", i)),
-        Sense::drag(),
-    );
+    let exit = ui.interact(exit_rect, exit_id, Sense::drag());
+    let mix_handle = ui.interact(handle(spans.exit + spans.mix, source_row, 10.0), mix_id, Sense::drag());
+    let offset = ui.interact(handle(target_start, target_row, 10.0), offset_id, Sense::drag());
     exit.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Slider, true, "Exit time handle"));
     mix_handle.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Slider, true, "Duration handle"));
     offset.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Slider, true, "Offset handle"));
@@ -212,32 +213,16 @@ pub fn show(
     let offset = offset
         .on_hover_cursor(egui::CursorIcon::ResizeHorizontal)
         .on_hover_text("Drag: where in its clip the target starts (offset)");
-    let dx = |r: &egui::Response| r.drag_delta().x / per_second;
-    if exit.dragged() && exit.drag_delta().x != 0.0 {
-        // Accumulate the exact value in memory; the document gets it rounded.
-        let id = ui.make_persistent_id(("tt-exit-acc", i));
-        let acc = ui.data(|d| d.get_temp::<f32>(id)).filter(|_| !exit.drag_started()).unwrap_or(spans.exit)
-            + dx(&exit);
-        ui.data_mut(|d| d.insert_temp(id, acc));
-        let v = round(acc.max(0.0) / spans.source);
+    if let Some(seconds) = dragged(ui, &exit, spans.exit, per_second) {
+        let v = snap(seconds.max(0.0) / spans.source, 0.01);
         doc.edit_machine_coalesced(key(("exit", i)), |m| m.transitions[i].exit_time = v);
     }
-    if mix_handle.dragged() && mix_handle.drag_delta().x != 0.0 {
-        let id = ui.make_persistent_id(("tt-mix-acc", i));
-        let acc =
-            ui.data(|d| d.get_temp::<f32>(id)).filter(|_| !mix_handle.drag_started()).unwrap_or(spans.mix)
-                + dx(&mix_handle);
-        ui.data_mut(|d| d.insert_temp(id, acc));
-        let v = round(acc.max(0.0));
+    if let Some(seconds) = dragged(ui, &mix_handle, spans.exit + spans.mix, per_second) {
+        let v = snap((seconds - spans.exit).max(0.0), 0.01);
         doc.edit_machine_coalesced(key(("duration", i)), |m| m.transitions[i].duration = v);
     }
-    if offset.dragged() && offset.drag_delta().x != 0.0 {
-        let id = ui.make_persistent_id(("tt-offset-acc", i));
-        let acc =
-            ui.data(|d| d.get_temp::<f32>(id)).filter(|_| !offset.drag_started()).unwrap_or(spans.offset)
-                - dx(&offset);
-        ui.data_mut(|d| d.insert_temp(id, acc));
-        let v = round((acc / spans.target).clamp(0.0, 1.0));
+    if let Some(seconds) = dragged(ui, &offset, target_start, per_second) {
+        let v = snap(((spans.exit - seconds) / spans.target).clamp(0.0, 1.0), 0.01);
         doc.edit_machine_coalesced(key(("offset", i)), |m| m.transitions[i].offset = v);
     }
     // What the numbers are, under the bars.
@@ -245,7 +230,12 @@ pub fn show(
         "exit {} · mix {:.2}s{} · offset {:.2}",
         if t.exit_time < 0.0 { "any time".to_string() } else { format!("{:.2}", t.exit_time) },
         spans.mix,
-        if t.duration < 0.0 { " (from Mixes)" } else { "" },
+        match (t.duration < 0.0, from) {
+            (false, _) => "",
+            (true, Some(_)) => " (from Mixes)",
+            // A `*` transition takes its mix from the state it leaves: not known here.
+            (true, None) => " (from Mixes by the state it leaves; the default shown)",
+        },
         t.offset
     )];
     if (t.from != ANY_STATE && lengths.0.is_none()) || lengths.1.is_none() {
