@@ -99,22 +99,22 @@ fn preview_frames(bencher: divan::Bencher, character: &str, skeleton: &str, grap
     std::fs::remove_dir_all(&dir).ok();
 }
 
-#[divan::bench(sample_count = 50, sample_size = 4)]
-fn preview_gbot_graph(bencher: divan::Bencher) {
-    preview_frames(bencher, "gbot", "gbot.mskel", Some("gbot.mres"));
+/// (character folder, skeleton file, bundled graph) of the two characters benchmarked.
+fn character(name: &str) -> (&'static str, &'static str, &'static str) {
+    match name {
+        "gbot" => ("gbot", "gbot.mskel", "gbot.mres"),
+        _ => ("robot", "RobotExpressive.glb", "robot.mres"),
+    }
 }
 
-#[divan::bench(sample_count = 50, sample_size = 4)]
-fn preview_gbot_50_states(bencher: divan::Bencher) {
-    preview_frames(bencher, "gbot", "gbot.mskel", None);
+#[divan::bench(args = ["gbot", "robot"], sample_count = 50, sample_size = 4)]
+fn preview_bundled_graph(bencher: divan::Bencher, name: &str) {
+    let (folder, skeleton, graph) = character(name);
+    preview_frames(bencher, folder, skeleton, Some(graph));
 }
 
-#[divan::bench(sample_count = 50, sample_size = 4)]
-fn preview_robot_graph(bencher: divan::Bencher) {
-    preview_frames(bencher, "robot", "RobotExpressive.glb", Some("robot.mres"));
-}
-
-#[divan::bench(sample_count = 50, sample_size = 4)]
-fn preview_robot_50_states(bencher: divan::Bencher) {
-    preview_frames(bencher, "robot", "RobotExpressive.glb", None);
+#[divan::bench(args = ["gbot", "robot"], sample_count = 50, sample_size = 4)]
+fn preview_50_states(bencher: divan::Bencher, name: &str) {
+    let (folder, skeleton, _) = character(name);
+    preview_frames(bencher, folder, skeleton, None);
 }

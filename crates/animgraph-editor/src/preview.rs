@@ -19,9 +19,10 @@ pub struct Preview {
     triangles: animgraph_character::Triangles,
     scratch: animgraph_character::TriangleScratch,
     /// What the triangles show: (key, view).
-    drawn: Option<(u64, animgraph_character::View)>,
-    /// The egui meshes made from them (rebuilt with them; moved by the rect each frame).
-    meshes: Vec<egui::Mesh>,
+    drawn: Option<(u64, animgraph_character::View, egui::Pos2)>,
+    /// The egui meshes made from them, placed on screen (rebuilt with them, or when the pane
+    /// moves); handed to egui by reference count each frame, not copied.
+    meshes: Vec<std::sync::Arc<egui::Mesh>>,
 }
 
 /// The preview's background (as the CPU renderer's).
@@ -65,9 +66,9 @@ impl Preview {
         self.drawn = None;
     }
 
-    /// Rebuilds the egui meshes (at the origin) from the triangles: one mesh per run, flat runs
+    /// Rebuilds the egui meshes (at `origin`) from the triangles: one mesh per run, flat runs
     /// on egui's white texel.
-    fn build_meshes(&mut self) {
+    fn build_meshes(&mut self, origin: egui::Pos2) {
         self.meshes.clear();
         let pages = self.pages.as_ref().map(|(_, p)| p.as_slice()).unwrap_or(&[]);
         for run in &self.triangles.runs {
@@ -84,13 +85,13 @@ impl Preview {
                 };
                 let [r, g, b, a] = v.color;
                 mesh.vertices.push(egui::epaint::Vertex {
-                    pos: egui::pos2(v.position[0], v.position[1]),
+                    pos: origin + egui::vec2(v.position[0], v.position[1]),
                     uv,
                     color: egui::Color32::from_rgba_premultiplied(r, g, b, a),
                 });
                 mesh.indices.push(i as u32);
             }
-            self.meshes.push(mesh);
+            self.meshes.push(std::sync::Arc::new(mesh));
         }
     }
 }
@@ -166,22 +167,20 @@ pub fn show(
     preview.view.width = side.round() as u32;
     preview.view.height = side.round() as u32;
     preview.upload_pages(ui.ctx(), live, character);
-    if preview.drawn != Some((key, preview.view))
-        && live.triangles(&preview.view, &mut preview.scratch, &mut preview.triangles)
-    {
-        preview.build_meshes();
-        preview.drawn = Some((key, preview.view));
-    }
     let (rect, response) = ui.allocate_exact_size(egui::vec2(side, side), egui::Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "Character preview"));
+    if preview.drawn != Some((key, preview.view, rect.min))
+        && live.triangles(&preview.view, &mut preview.scratch, &mut preview.triangles)
+    {
+        preview.build_meshes(rect.min);
+        preview.drawn = Some((key, preview.view, rect.min));
+    }
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, BACKGROUND);
-    let offset = rect.min.to_vec2();
     for mesh in &preview.meshes {
-        let mut placed = mesh.clone();
-        placed.translate(offset);
-        painter.add(egui::Shape::mesh(placed));
+        painter.add(egui::Shape::mesh(std::sync::Arc::clone(mesh)));
     }
+    let offset = rect.min.to_vec2();
     let bone = egui::Stroke::new(1.5, egui::Color32::from_rgba_unmultiplied(255, 204, 51, 230));
     for (from, to) in &preview.triangles.lines {
         let (a, b) = (egui::pos2(from[0], from[1]) + offset, egui::pos2(to[0], to[1]) + offset);
