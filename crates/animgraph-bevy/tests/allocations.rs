@@ -60,13 +60,21 @@ fn drive(mut q: Query<(&mut Velocity, Option<&mut AnimGraph3D>)>, time: Res<Time
     }
 }
 
+/// Packets the authorities produced (and how many were deltas).
+#[derive(Resource, Default)]
+struct Sent {
+    packets: usize,
+    deltas: usize,
+}
+
 /// Game code: takes the authorities' packets and acknowledges every third (as a remote would),
 /// so snapshots are deltas against acknowledged baselines.
-fn send_packets(mut q: Query<&mut AnimGraphAuthority>, mut sent: Local<usize>) {
+fn send_packets(mut q: Query<&mut AnimGraphAuthority>, mut sent: ResMut<Sent>) {
     for mut a in &mut q {
         let Some(packet) = a.take_packet() else { continue };
-        let (tick, _) = animgraph_runtime::net::peek(packet).unwrap();
-        *sent += 1;
+        let (tick, baseline) = animgraph_runtime::net::peek(packet).unwrap();
+        sent.packets += 1;
+        sent.deltas += baseline.is_some() as usize;
         if tick % 3 == 0 {
             a.ack(tick);
         }
@@ -94,6 +102,7 @@ fn our_systems_allocate_nothing_per_frame_after_warm_up() {
     app.register_type::<Velocity>();
     app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(1.0 / 60.0)));
     app.init_resource::<Counted>();
+    app.init_resource::<Sent>();
     app.edit_schedule(Update, |s| {
         s.set_executor(SingleThreadedExecutor::new());
     });
@@ -157,6 +166,14 @@ fn our_systems_allocate_nothing_per_frame_after_warm_up() {
     // Two marked spans per frame (Update and PostUpdate).
     assert_eq!(counted.frames, 1200, "the markers ran every frame");
     assert_eq!(counted.inside, 0, "our systems allocated {} times in 600 frames", counted.inside);
+    // The GBots' authorities snapshotted every frame, mostly as deltas against acknowledged ticks.
+    let sent = app.world().resource::<Sent>();
+    assert!(
+        sent.packets >= 3 * 1000 && sent.deltas > sent.packets / 2,
+        "{} packets, {} deltas",
+        sent.packets,
+        sent.deltas
+    );
     // The frames did something: the Robots were posed away from their rest pose.
     let c = app.world().get::<AnimGraph3D>(characters[0]).unwrap().character().unwrap();
     assert!(c.player().unwrap().tick() > 900);
