@@ -56,7 +56,8 @@ pub fn clip_segment(a: [f32; 2], b: [f32; 2], min: [f32; 2], max: [f32; 2]) -> O
 /// screen positions in the view's units (y down), texture coordinates normalised to the page,
 /// premultiplied vertex colours, in drawing order. Consecutive triangles on the same page form
 /// one [`Run`]. Built by `animgraph_2d::render::triangles` and `animgraph_3d::render::triangles`;
-/// the buffers are kept between frames (clear, refill: no allocation once grown).
+/// its own buffers are kept between frames (clear, refill: no allocation once grown), while the
+/// functions that fill it still allocate small temporaries (a preview's path, not a game's).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Triangles {
     /// Three per triangle, in drawing order.
