@@ -99,6 +99,9 @@ fn exercise_2d(skeleton: Arc<Skeleton2D>) {
     let camera = Camera::fit(min, max, 16, 16, 0.1);
     let options = RenderOptions { width: 16, height: 16, supersample: 1, ..Default::default() };
     render(&skeleton, &backend.pose, &[], &camera, &options);
+    // The same pose as GPU triangles (clipping cut on the CPU): nothing may panic or hang.
+    let mut triangles = animgraph_draw::Triangles::default();
+    animgraph_2d::render::triangles(&skeleton, &backend.pose, &[], &camera, true, &mut triangles);
 }
 
 /// `.mskel` text: parse (validates), bind the skeleton, pose, draw.
@@ -184,6 +187,22 @@ pub fn gltf(data: &[u8]) -> bool {
     let options =
         animgraph_3d::render::RenderOptions3D { width: 16, height: 16, supersample: 1, ..Default::default() };
     animgraph_3d::render::render(&skeleton, &backend.pose, &camera, &options);
+    let mut triangles = animgraph_draw::Triangles::default();
+    let mut scratch = Default::default();
+    animgraph_3d::render::triangles(
+        &skeleton,
+        &backend.pose,
+        &camera,
+        (16.0, 16.0),
+        true,
+        &mut scratch,
+        &mut triangles,
+    );
+    // What the Bevy plugin imports: the same file without decoding images, never refused where
+    // the full import was accepted.
+    let bare = animgraph_3d::import::import_bytes_untextured(data, None)
+        .expect("the untextured import succeeds too");
+    assert_eq!(bare.skeleton.bone_count(), skeleton.bone_count());
     true
 }
 
