@@ -117,23 +117,33 @@ impl ApplyScratch {
 }
 
 /// What inertial blends need, sized once.
+///
+/// Only the bone channels some clip of the skeleton keys get history and offsets: every other
+/// channel stays at its setup value, so its offset is always 0 (a GBot keys 18 of its 112).
 #[derive(Clone, Debug)]
 struct Inertial2D {
-    /// The output bone channels of the last two applies (`[0]` the last).
-    history: [Channels; 2],
+    /// Channel-major indices (`c * bones + b`) of the keyed bone channels, ascending (shared by
+    /// the members of a crowd).
+    keyed: Arc<[u32]>,
+    /// The keyed channels' output values of the last two applies (`[0]` the last), in `keyed`'s
+    /// order.
+    history: [Vec<f32>; 2],
     /// How many of them are filled (0 to 2).
     frames: u8,
     /// Bit `l`: layer `l`'s offsets are active (layers below 64; the same as its `active`).
     any_active: u64,
     /// The most samples per frame (the scratch's `prev_samples` is sized from it).
     samples: usize,
-    /// Per layer, its blend's offsets per channel and bone.
+    /// Per layer, its blend's offsets per keyed channel (in `keyed`'s order).
     layers: Vec<LayerOffset>,
 }
 
 #[derive(Clone, Debug)]
 struct LayerOffset {
-    offsets: [Vec<Offset>; CHANNELS],
+    /// Empty for a layer without inertial transitions.
+    offsets: Vec<Offset>,
+    /// Whether the layer has inertial transitions (and so offsets).
+    inertial: bool,
     /// The blend's elapsed seconds on its start frame.
     start: f32,
     active: bool,
@@ -187,13 +197,11 @@ impl Skeleton2DPoseBackend {
     pub fn restore_motion(&mut self, snapshot: &MotionSnapshot) {
         let (Some(mine), Some(saved)) = (self.inertial.as_deref_mut(), snapshot.0.as_deref()) else { return };
         for (to, from) in mine.history.iter_mut().zip(&saved.history) {
-            to.copy_from(from);
+            to.copy_from_slice(from);
         }
         mine.frames = saved.frames;
         for (to, from) in mine.layers.iter_mut().zip(&saved.layers) {
-            for (a, b) in to.offsets.iter_mut().zip(&from.offsets) {
-                a.copy_from_slice(b);
-            }
+            to.offsets.copy_from_slice(&from.offsets);
             (to.start, to.active) = (from.start, from.active);
         }
         mine.any_active = saved.any_active;
@@ -389,23 +397,29 @@ impl PoseBackend for Skeleton2DPoseBackend {
 
     fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
         let bones = self.skeleton.bone_count();
-        let offsets =
-            || -> [Vec<Offset>; CHANNELS] { std::array::from_fn(|_| vec![Offset::default(); bones]) };
+        let mut keyed = vec![false; CHANNELS * bones];
+        for channel in self.skeleton.clips.iter().flat_map(|c| &c.channels) {
+            for c in channel.first as usize..(channel.first + channel.width) as usize {
+                keyed[c * bones + channel.bone as usize] = true;
+            }
+        }
+        let keyed: Arc<[u32]> = (0..keyed.len() as u32).filter(|&i| keyed[i as usize]).collect();
         *self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
         self.inertial = Some(Box::new(Inertial2D {
-            history: [Channels::new(bones), Channels::new(bones)],
+            history: [vec![0.0; keyed.len()], vec![0.0; keyed.len()]],
             frames: 0,
             any_active: 0,
             samples,
-            // Layers without inertial transitions get no offsets (empty arrays).
             layers: layers
                 .iter()
                 .map(|&on| LayerOffset {
-                    offsets: if on { offsets() } else { Default::default() },
+                    offsets: if on { vec![Offset::default(); keyed.len()] } else { Vec::new() },
+                    inertial: on,
                     start: 0.0,
                     active: false,
                 })
                 .collect(),
+            keyed,
         }));
     }
 }
@@ -648,8 +662,8 @@ impl Skeleton2DPoseBackend {
     /// frame of the blend, the decayed offsets added. Then the output joins the history.
     fn inertialize(&mut self, layers: &[LayerInfo]) {
         let Some(inertial) = self.inertial.as_deref_mut() else { return };
-        let pose = &mut self.pose;
-        let bones = pose.channels[0].len();
+        let bones = self.pose.channels.bones();
+        let pose = self.pose.channels.as_mut_slice();
         for (l, info) in layers.iter().enumerate() {
             if l >= inertial.layers.len() {
                 break;
@@ -661,7 +675,7 @@ impl Skeleton2DPoseBackend {
                 continue;
             }
             let layer = &mut inertial.layers[l];
-            let Some(blend) = info.inertial.filter(|_| layer.offsets[0].len() == bones) else {
+            let Some(blend) = info.inertial.filter(|_| layer.inertial) else {
                 layer.active = false;
                 if l < 64 {
                     inertial.any_active &= !(1 << l);
@@ -677,41 +691,42 @@ impl Skeleton2DPoseBackend {
                 if l < 64 {
                     inertial.any_active |= 1 << l;
                 }
-                for c in 0..CHANNELS {
-                    let difference = |a: f32, b: f32| if c == ROTATION { shortest(a - b) } else { a - b };
-                    for b in 0..bones {
-                        let target = pose.channels[c][b];
-                        layer.offsets[c][b] = if mask.is_some_and(|m| m[b] <= 0.0) || inertial.frames == 0 {
-                            Offset::default()
+                let target_prev = self.scratch.target_prev.as_slice();
+                for (k, &i) in inertial.keyed.iter().enumerate() {
+                    let (i, b) = (i as usize, i as usize % bones);
+                    let difference =
+                        |a: f32, b: f32| if i / bones == ROTATION { shortest(a - b) } else { a - b };
+                    let target = pose[i];
+                    layer.offsets[k] = if mask.is_some_and(|m| m[b] <= 0.0) || inertial.frames == 0 {
+                        Offset::default()
+                    } else {
+                        let last = inertial.history[0][k];
+                        let velocity = if inertial.frames >= 2 {
+                            difference(last, inertial.history[1][k]) / dt
                         } else {
-                            let last = inertial.history[0][c][b];
-                            let velocity = if inertial.frames >= 2 {
-                                difference(last, inertial.history[1][c][b]) / dt
-                            } else {
-                                0.0
-                            };
-                            let target_velocity = difference(target, self.scratch.target_prev[c][b]) / dt;
-                            let heading = last + velocity * dt;
-                            Offset::new(difference(heading, target), velocity - target_velocity, remaining)
+                            0.0
                         };
-                    }
+                        let target_velocity = difference(target, target_prev[i]) / dt;
+                        let heading = last + velocity * dt;
+                        Offset::new(difference(heading, target), velocity - target_velocity, remaining)
+                    };
                 }
             }
             if !layer.active {
                 continue;
             }
             let t = blend.elapsed - layer.start;
-            for (channel, offsets) in pose.channels.iter_mut().zip(&layer.offsets) {
-                for (value, offset) in channel.iter_mut().zip(offsets) {
-                    if t < offset.end {
-                        *value += offset.at(t);
-                    }
+            for (&i, offset) in inertial.keyed.iter().zip(&layer.offsets) {
+                if t < offset.end {
+                    pose[i as usize] += offset.at(t);
                 }
             }
         }
         let [last, before] = &mut inertial.history;
         std::mem::swap(last, before);
-        last.copy_from(&pose.channels);
+        for (value, &i) in last.iter_mut().zip(inertial.keyed.iter()) {
+            *value = pose[i as usize];
+        }
         inertial.frames = (inertial.frames + 1).min(2);
     }
 }
