@@ -41,7 +41,9 @@ struct BoneSums {
     rotation_anchor: f32,
     rotation_weight: f32,
     rotation_sum: f32,
-    touched: bool,
+    /// Bit `c`: channel `c` is keyed by a sample of the layer (0: the bone is untouched). Only
+    /// these are added to the pose.
+    keyed: u8,
 }
 
 impl BoneSums {
@@ -50,7 +52,7 @@ impl BoneSums {
         rotation_anchor: 0.0,
         rotation_weight: 0.0,
         rotation_sum: 0.0,
-        touched: false,
+        keyed: 0,
     };
 }
 
@@ -483,11 +485,11 @@ impl Skeleton2DPoseBackend {
                     }
                     let v = crate::skeleton::sample_channel(channel, sample.time);
                     let sums = &mut self.scratch.sums[b];
-                    if !sums.touched {
-                        sums.touched = true;
+                    if sums.keyed == 0 {
                         self.scratch.touched.push(channel.bone);
                     }
                     let first = channel.first as usize;
+                    sums.keyed |= ((1u8 << channel.width) - 1) << first;
                     if first == ROTATION {
                         let value = v[0];
                         if sums.rotation_weight == 0.0 {
@@ -583,7 +585,7 @@ impl Skeleton2DPoseBackend {
                 }
                 // A weighted mask scales the layer per bone.
                 let weight = info.weight * mask.map_or(1.0, |m| m[b]);
-                pose.channels.add_to_bone(b, weight, sums.delta);
+                pose.channels.add_to_bone(b, weight, &sums.delta, sums.keyed);
                 *sums = BoneSums::EMPTY;
             }
             self.scratch.touched.clear();

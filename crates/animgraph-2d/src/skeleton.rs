@@ -105,11 +105,14 @@ impl Channels {
         std::array::from_fn(|c| self.values[c * self.bones + b])
     }
 
-    /// Adds `weight x delta[c]` to bone `b`'s channel `c`, for every channel.
+    /// Adds `weight x delta[c]` to bone `b`'s channel `c`, for each channel `c` whose bit is
+    /// set in `channels`.
     #[inline]
-    pub fn add_to_bone(&mut self, b: usize, weight: f32, delta: [f32; CHANNELS]) {
-        for (c, d) in delta.into_iter().enumerate() {
-            self.values[c * self.bones + b] += weight * d;
+    pub fn add_to_bone(&mut self, b: usize, weight: f32, delta: &[f32; CHANNELS], channels: u8) {
+        for (c, d) in delta.iter().enumerate() {
+            if channels & (1 << c) != 0 {
+                self.values[c * self.bones + b] += weight * d;
+            }
         }
     }
 
@@ -207,6 +210,17 @@ pub fn local_transform(x: f32, y: f32, rotation: f32, sx: f32, sy: f32, shx: f32
         Mat2::from_cols(Vec2::new(rx.cos() * sx, rx.sin() * sx), Vec2::new(ry.cos() * sy, ry.sin() * sy)),
         Vec2::new(x, y),
     )
+}
+
+/// Bone `b`'s world transform from its local one, its parent's world (already in `world`) and
+/// its inherit mode.
+#[inline(always)]
+fn place(world: &[Affine2], parent: Option<u16>, mode: Inherit, local: Affine2, c: &Channels, b: usize) -> Affine2 {
+    match (parent, mode) {
+        (Some(p), Inherit::Normal) => world[p as usize] * local,
+        (Some(p), mode) => inherit_world(world[p as usize], mode, local.translation, c, b),
+        (None, _) => local,
+    }
 }
 
 /// A bone's world transform under an inherit mode other than normal, computed as Spine's
@@ -1133,10 +1147,18 @@ impl Skeleton2D {
 
     /// World transforms from local channels, then IK, in bone order (parents first).
     pub fn update_world(&self, pose: &mut Pose) {
-        for b in 0..self.parents.len() {
-            if pose.active[b] {
-                self.update_bone(pose, b);
+        // Every bone in order (parents first), as `update_bone` does, with the channel slices
+        // taken once (one bounds check per slice instead of one per value).
+        let n = self.parents.len();
+        let Pose { channels, world, active, inherit, .. } = pose;
+        let (parents, active, inherit) = (&self.parents[..n], &active[..n], &inherit[..n]);
+        let [xs, ys, rotations, sxs, sys, shxs, shys] = std::array::from_fn(|c| &channels[c][..n]);
+        for b in 0..n {
+            if !active[b] {
+                continue;
             }
+            let local = local_transform(xs[b], ys[b], rotations[b], sxs[b], sys[b], shxs[b], shys[b]);
+            world[b] = place(world, parents[b], inherit[b], local, channels, b);
         }
         for (i, c) in self.order.iter().enumerate() {
             if !pose.constraint_active[i] {
@@ -1173,11 +1195,7 @@ impl Skeleton2D {
         let c = &pose.channels;
         let v = c.bone(b);
         let local = local_transform(v[X], v[Y], v[ROTATION], v[SCALE_X], v[SCALE_Y], v[SHEAR_X], v[SHEAR_Y]);
-        pose.world[b] = match (self.parents[b], pose.inherit[b]) {
-            (Some(p), Inherit::Normal) => pose.world[p as usize] * local,
-            (Some(p), mode) => inherit_world(pose.world[p as usize], mode, local.translation, c, b),
-            (None, _) => local,
-        };
+        pose.world[b] = place(&pose.world, self.parents[b], pose.inherit[b], local, c, b);
     }
 
     /// Recomputes world transforms of `from` and every bone after it that descends from it.
