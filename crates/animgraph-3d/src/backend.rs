@@ -266,15 +266,22 @@ impl ApplyScratch {
 
 /// What inertial blends need, sized once. Rotations are offset as scaled axes (the rotation
 /// from the target to the pose, `log(pose x target^-1)`), so each component decays on its own.
+///
+/// Only the joint properties some clip keys get history and offsets: the others stay at the
+/// rest pose, so there is nothing to carry over (RobotExpressive keys 30 of its 43 x 3).
 #[derive(Clone, Debug)]
 struct Inertial3D {
-    /// The output local transforms of the last two applies (`[0]` the last).
-    history: [Vec<(Vec3, Quat, Vec3)>; 2],
+    /// The keyed `(joint, property)` pairs in joint order (shared by the members of a crowd).
+    keyed: Arc<[(u16, Property)]>,
+    /// The keyed properties' output values of the last two applies (`[0]` the last), in
+    /// `keyed`'s order: xyz for translation and scale, xyzw for rotation.
+    history: [Vec<Vec4>; 2],
     frames: u8,
     /// The most samples per frame (the scratch's `prev_samples` is sized from it).
     samples: usize,
-    /// Per layer: per joint 9 offsets (translation, rotation as a scaled axis, scale).
-    layers: Vec<(Vec<[Offset; 9]>, f32, bool)>,
+    /// Per layer: per keyed property its 3 offsets (xyz; a rotation's as a scaled axis), the
+    /// blend's elapsed seconds at its start, and whether it runs.
+    layers: Vec<(Vec<[Offset; 3]>, f32, bool)>,
 }
 
 /// The rotation taking `b` to `a` as a scaled axis (shortest way round).
@@ -485,18 +492,20 @@ impl PoseBackend for Skeleton3DPoseBackend {
     }
 
     fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
-        let n = self.skeleton.bone_count();
-        let rest = vec![(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE); n];
+        let keyed: std::collections::BTreeSet<(u16, Property)> =
+            self.skeleton.clips.iter().flat_map(|c| &c.channels).map(|c| (c.joint, c.property)).collect();
+        let keyed: Arc<[(u16, Property)]> = keyed.into_iter().collect();
         *self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
         self.inertial = Some(Box::new(Inertial3D {
-            history: [rest.clone(), rest],
+            history: [vec![Vec4::ZERO; keyed.len()], vec![Vec4::ZERO; keyed.len()]],
             frames: 0,
             samples,
             // Layers without inertial transitions get no offsets.
             layers: layers
                 .iter()
-                .map(|&on| (vec![[Offset::default(); 9]; if on { n } else { 0 }], 0.0, false))
+                .map(|&on| (vec![[Offset::default(); 3]; if on { keyed.len() } else { 0 }], 0.0, false))
                 .collect(),
+            keyed,
         }));
     }
 }
@@ -650,48 +659,66 @@ impl Skeleton3DPoseBackend {
                 let dt = blend.elapsed.max(1e-6);
                 let remaining = blend.duration - blend.elapsed;
                 (*start, *active) = (blend.elapsed, true);
-                for (j, joint) in offsets.iter_mut().enumerate() {
+                for (k, (offset, &(j, property))) in offsets.iter_mut().zip(inertial.keyed.iter()).enumerate()
+                {
+                    let j = j as usize;
                     if mask.is_some_and(|m| m[j] <= 0.0) || inertial.frames == 0 {
-                        *joint = [Offset::default(); 9];
+                        *offset = [Offset::default(); 3];
                         continue;
                     }
-                    let (t1, r1, s1) = inertial.history[0][j];
-                    let (t2, r2, s2) =
-                        if inertial.frames >= 2 { inertial.history[1][j] } else { inertial.history[0][j] };
-                    let (tp, rp, sp) = self.scratch.target_prev[j];
-                    let (tt, rt, st) = (pose.translations[j], pose.rotations[j], pose.scales[j]);
+                    let last = inertial.history[0][k];
+                    let before = if inertial.frames >= 2 { inertial.history[1][k] } else { last };
+                    let (target_prev, target) = (self.scratch.target_prev[j], &*pose);
                     // Where the pose was heading, and how fast, against the target.
-                    let tv = (t1 - t2) / dt;
-                    let rv = rotation_between(r1, r2) / dt;
-                    let sv = (s1 - s2) / dt;
-                    let heading = Quat::from_scaled_axis(rv * dt) * r1;
-                    let x = [t1 + tv * dt - tt, rotation_between(heading, rt), s1 + sv * dt - st];
-                    let v = [tv - (tt - tp) / dt, rv - rotation_between(rt, rp) / dt, sv - (st - sp) / dt];
-                    for k in 0..9 {
-                        joint[k] = Offset::new(x[k / 3][k % 3], v[k / 3][k % 3], remaining);
-                    }
+                    let (x, v) = if property == Property::Rotation {
+                        let (r1, r2) = (Quat::from_vec4(last), Quat::from_vec4(before));
+                        let (rt, rp) = (target.rotations[j], target_prev.1);
+                        let rv = rotation_between(r1, r2) / dt;
+                        let heading = Quat::from_scaled_axis(rv * dt) * r1;
+                        (rotation_between(heading, rt), rv - rotation_between(rt, rp) / dt)
+                    } else {
+                        let (p1, p2) = (last.truncate(), before.truncate());
+                        let (pt, pp) = if property == Property::Translation {
+                            (target.translations[j], target_prev.0)
+                        } else {
+                            (target.scales[j], target_prev.2)
+                        };
+                        let pv = (p1 - p2) / dt;
+                        (p1 + pv * dt - pt, pv - (pt - pp) / dt)
+                    };
+                    *offset = std::array::from_fn(|i| Offset::new(x[i], v[i], remaining));
                 }
             }
             if !*active {
                 continue;
             }
             let t = blend.elapsed - *start;
-            for (j, joint) in offsets.iter().enumerate() {
-                if joint.iter().all(|o| o.end <= t) {
+            for (offset, &(j, property)) in offsets.iter().zip(inertial.keyed.iter()) {
+                if offset.iter().all(|o| o.end <= t) {
                     continue;
                 }
-                let at = |k: usize| Vec3::new(joint[k].at(t), joint[k + 1].at(t), joint[k + 2].at(t));
-                pose.translations[j] += at(0);
-                let rotation =
-                    Quat::from_array(animgraph_runtime::core::inertial::exp_rotation(at(3).to_array()));
-                pose.rotations[j] = (rotation * pose.rotations[j]).normalize();
-                pose.scales[j] += at(6);
+                let j = j as usize;
+                let at = Vec3::new(offset[0].at(t), offset[1].at(t), offset[2].at(t));
+                match property {
+                    Property::Translation => pose.translations[j] += at,
+                    Property::Rotation => {
+                        let rotation =
+                            Quat::from_array(animgraph_runtime::core::inertial::exp_rotation(at.to_array()));
+                        pose.rotations[j] = (rotation * pose.rotations[j]).normalize();
+                    }
+                    Property::Scale => pose.scales[j] += at,
+                }
             }
         }
         let [last, before] = &mut inertial.history;
         std::mem::swap(last, before);
-        for (j, h) in last.iter_mut().enumerate() {
-            *h = (pose.translations[j], pose.rotations[j], pose.scales[j]);
+        for (h, &(j, property)) in last.iter_mut().zip(inertial.keyed.iter()) {
+            let j = j as usize;
+            *h = match property {
+                Property::Translation => pose.translations[j].extend(0.0),
+                Property::Rotation => Vec4::from(pose.rotations[j]),
+                Property::Scale => pose.scales[j].extend(0.0),
+            };
         }
         inertial.frames = (inertial.frames + 1).min(2);
     }
