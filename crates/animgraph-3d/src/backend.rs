@@ -223,6 +223,9 @@ pub struct Skeleton3DPoseBackend {
     /// Whether `apply` computes `pose.world` (on by default; see
     /// [`set_world_matrices`](Self::set_world_matrices)).
     world_matrices: bool,
+    /// The joints some clip keys, ascending (shared by copies): the only ones a layer's sums
+    /// can hold anything for, so the only ones `apply` visits per layer.
+    animated: Arc<[u16]>,
 }
 
 /// What a 3D backend's `apply` uses only while it runs: per-layer sums. Empty in a
@@ -308,6 +311,7 @@ impl Skeleton3DPoseBackend {
             masks: Arc::clone(&self.masks),
             inertial: self.inertial.clone(),
             world_matrices: self.world_matrices,
+            animated: Arc::clone(&self.animated),
         }
     }
 }
@@ -353,6 +357,11 @@ impl Skeleton3DPoseBackend {
             masks: Arc::default(),
             inertial: None,
             world_matrices: true,
+            animated: {
+                let joints: std::collections::BTreeSet<u16> =
+                    skeleton.clips.iter().flat_map(|c| &c.channels).map(|c| c.joint).collect();
+                joints.into_iter().filter(|&j| (j as usize) < n).collect()
+            },
             skeleton,
         };
         backend.update_world();
@@ -532,7 +541,7 @@ impl Skeleton3DPoseBackend {
             let mask = info.mask.and_then(|m| self.masks.get(m));
             let excluded = |j: usize| mask.is_some_and(|m| m[j] <= 0.0);
             let additive = info.blend == ClipBlend::Additive;
-            self.scratch.accum.fill(Accum::EMPTY);
+            // Every joint's sums are empty here (each is emptied as it is added to the pose).
             if morphs {
                 self.scratch.morph_accum.fill(0.0);
             }
@@ -597,14 +606,11 @@ impl Skeleton3DPoseBackend {
                     below.add(&mut self.scratch.accum[j], j, channel.property, v, w);
                 }
             }
-            let joints = self
-                .scratch
-                .accum
-                .iter()
-                .zip(&mut pose.translations)
-                .zip(&mut pose.scales)
-                .zip(&mut pose.rotations);
-            for (j, (((acc, translation), scale), rotation)) in joints.enumerate() {
+            for &j in self.animated.iter() {
+                let j = j as usize;
+                let acc = std::mem::replace(&mut self.scratch.accum[j], Accum::EMPTY);
+                let (translation, scale, rotation) =
+                    (&mut pose.translations[j], &mut pose.scales[j], &mut pose.rotations[j]);
                 // A weighted mask scales the layer per joint.
                 let layer_weight = info.weight * mask.map_or(1.0, |m| m[j]);
                 *translation += layer_weight * acc.translation;
