@@ -215,7 +215,14 @@ pub fn local_transform(x: f32, y: f32, rotation: f32, sx: f32, sy: f32, shx: f32
 /// Bone `b`'s world transform from its local one, its parent's world (already in `world`) and
 /// its inherit mode.
 #[inline(always)]
-fn place(world: &[Affine2], parent: Option<u16>, mode: Inherit, local: Affine2, c: &Channels, b: usize) -> Affine2 {
+fn place(
+    world: &[Affine2],
+    parent: Option<u16>,
+    mode: Inherit,
+    local: Affine2,
+    c: &Channels,
+    b: usize,
+) -> Affine2 {
     match (parent, mode) {
         (Some(p), Inherit::Normal) => world[p as usize] * local,
         (Some(p), mode) => inherit_world(world[p as usize], mode, local.translation, c, b),

@@ -101,7 +101,8 @@ pub struct Member<B: CrowdBackend> {
     /// The last segment's length (a lower LOD shortens segments one frame at a time).
     segment: u8,
     /// The sample the pose moves towards (made the first time the LOD goes above 1).
-    keyframe: Option<B::Keyframe>,
+    /// Boxed: a member that never goes above LOD 1 keeps only a pointer's room for it.
+    keyframe: Option<Box<B::Keyframe>>,
 }
 
 impl<B: CrowdBackend> Member<B> {
@@ -253,7 +254,7 @@ impl<B: CrowdBackend> Crowd<B> {
         let lod = lod.max(1);
         let m = &mut self.members[member];
         if lod > 1 && m.keyframe.is_none() {
-            m.keyframe = Some(m.backend.new_keyframe());
+            m.keyframe = Some(Box::new(m.backend.new_keyframe()));
         }
         m.lod = lod;
         if lod > 1 && !self.lod_used {
