@@ -90,3 +90,32 @@ fn interrupting_an_inertial_blend_with_another_starts_from_the_current_output() 
         assert!(jumps.is_empty(), "frame {at}: {jumps:?}");
     }
 }
+
+/// The backend keeps offsets only for the bone channels some clip keys: during the blend those
+/// carry the offset (the pose is not the target's alone), and every channel no clip keys stays
+/// exactly at its setup value.
+#[test]
+fn an_inertial_blend_offsets_keyed_channels_and_leaves_the_others_at_setup() {
+    let (poses, samples) = run("Inertial", 0.3, None);
+    let skeleton = gbot();
+    let setup = Skeleton2DPoseBackend::new(skeleton.clone()).pose.channels;
+    let bones = setup.bones();
+    let keyed: Vec<bool> = (0..CHANNELS * bones)
+        .map(|i| (1..poses.len()).any(|f| poses[f].as_slice()[i] != setup.as_slice()[i]))
+        .collect();
+    assert!(keyed.iter().any(|k| !k), "GBot should have channels no clip keys");
+    for frame in 40..58 {
+        let mut target = Skeleton2DPoseBackend::new(skeleton.clone());
+        target.apply(&samples[frame], &[LayerInfo::default()]);
+        let (blended, pure) = (poses[frame].as_slice(), target.pose.channels.as_slice());
+        for (i, &k) in keyed.iter().enumerate() {
+            if !k {
+                assert_eq!(blended[i].to_bits(), setup.as_slice()[i].to_bits(), "frame {frame}, channel {i}");
+            }
+        }
+        if frame < 50 {
+            let offset = (0..blended.len()).filter(|&i| keyed[i] && blended[i] != pure[i]).count();
+            assert!(offset > 0, "frame {frame}: no keyed channel carries an offset");
+        }
+    }
+}
