@@ -608,7 +608,7 @@ pub(crate) fn sample_channel(channel: &Channel, t: f32) -> [f32; 4] {
 }
 
 /// [`sample_keys`] with Spine curves read from their precomputed `points` (empty: none).
-#[inline]
+#[inline(always)]
 pub(crate) fn sample_with_points(keys: &[Key], points: &[[f32; 18]], t: f32) -> [f32; 4] {
     if points.is_empty() {
         return sample_keys(keys, t);
@@ -639,6 +639,7 @@ pub(crate) fn sample_with_points(keys: &[Key], points: &[[f32; 18]], t: f32) -> 
 
 /// Samples keys at time `t`: before the first key its values, after the last key its values,
 /// between keys by the earlier key's curve. Binary search: O(log keys), no allocation.
+#[inline]
 pub fn sample_keys(keys: &[Key], t: f32) -> [f32; 4] {
     let Some(first) = keys.first() else { return [0.0; 4] };
     if t <= first.time {
