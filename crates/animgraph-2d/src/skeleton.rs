@@ -1790,6 +1790,11 @@ impl Skeleton2D {
 /// An angle difference in degrees brought into (-180, 180].
 #[inline]
 pub fn shortest(degrees: f32) -> f32 {
+    // Most differences are already within half a turn (the arithmetic below returns them as
+    // they are, bit for bit).
+    if degrees > -180.0 && degrees <= 180.0 {
+        return degrees;
+    }
     // Whole turns by truncation (one instruction; `round` and `rem_euclid` are libm calls on
     // baseline x86-64), then at most one turn more either way; -180 maps to 180.
     let turns = degrees / 360.0;
