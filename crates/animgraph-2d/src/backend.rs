@@ -489,7 +489,7 @@ impl Skeleton2DPoseBackend {
                         self.scratch.touched.push(channel.bone);
                     }
                     let first = channel.first as usize;
-                    sums.keyed |= ((1u8 << channel.width) - 1) << first;
+                    sums.keyed |= channel.bits;
                     if first == ROTATION {
                         let value = v[0];
                         if sums.rotation_weight == 0.0 {

@@ -300,6 +300,8 @@ pub(crate) struct Channel {
     pub first: u8,
     /// 1 (rotate) or 2.
     pub width: u8,
+    /// Bit `c` for each channel `c` written (`first` to `first + width`).
+    pub bits: u8,
     pub keys: Vec<Key>,
     /// Per key: its Spine curve's 9 points (x, y), computed once (empty when no key has one).
     pub points: Vec<[f32; 18]>,
@@ -814,6 +816,7 @@ impl Skeleton2D {
                             bone: bone(b),
                             first: first as u8,
                             width,
+                            bits: ((1u16 << width) - 1).wrapping_shl(first as u32) as u8,
                             keys: keys.clone(),
                             points,
                         });
