@@ -226,6 +226,9 @@ pub struct Skeleton3DPoseBackend {
     /// The joints some clip keys, ascending (shared by copies): the only ones a layer's sums
     /// can hold anything for, so the only ones `apply` visits per layer.
     animated: Arc<[u16]>,
+    /// Per joint no clip keys: its local matrix at rest (offset included), which `apply` leaves
+    /// it at; `None` for animated joints (shared by copies).
+    rest_local: Arc<[Option<Affine3A>]>,
 }
 
 /// What a 3D backend's `apply` uses only while it runs: per-layer sums. Empty in a
@@ -287,6 +290,13 @@ struct Inertial3D {
     layers: Vec<(Vec<[Offset; 3]>, f32, bool)>,
 }
 
+/// A joint's local matrix: `offset x TRS`.
+#[inline]
+fn local_matrix(offset: Option<&Affine3A>, scale: Vec3, rotation: Quat, translation: Vec3) -> Affine3A {
+    let m = Affine3A::from_scale_rotation_translation(scale, rotation, translation);
+    offset.map_or(m, |offset| *offset * m)
+}
+
 /// The rotation taking `b` to `a` as a scaled axis (shortest way round).
 fn rotation_between(a: Quat, b: Quat) -> Vec3 {
     let q = a * b.inverse();
@@ -312,6 +322,7 @@ impl Skeleton3DPoseBackend {
             inertial: self.inertial.clone(),
             world_matrices: self.world_matrices,
             animated: Arc::clone(&self.animated),
+            rest_local: Arc::clone(&self.rest_local),
         }
     }
 }
@@ -357,13 +368,24 @@ impl Skeleton3DPoseBackend {
             masks: Arc::default(),
             inertial: None,
             world_matrices: true,
-            animated: {
-                let joints: std::collections::BTreeSet<u16> =
-                    skeleton.clips.iter().flat_map(|c| &c.channels).map(|c| c.joint).collect();
-                joints.into_iter().filter(|&j| (j as usize) < n).collect()
-            },
+            animated: Arc::default(),
+            rest_local: Arc::default(),
             skeleton,
         };
+        let s = &*backend.skeleton;
+        let mut keyed = vec![false; n];
+        for c in s.clips.iter().flat_map(|c| &c.channels).filter(|c| (c.joint as usize) < n) {
+            keyed[c.joint as usize] = true;
+        }
+        backend.animated = (0..n as u16).filter(|&j| keyed[j as usize]).collect();
+        backend.rest_local = (0..n)
+            .map(|j| {
+                (!keyed[j]).then(|| {
+                    let (t, r, sc) = (s.setup_translation[j], s.setup_rotation[j], s.setup_scale[j]);
+                    local_matrix(s.offsets[j].as_ref(), sc, r, t)
+                })
+            })
+            .collect();
         backend.update_world();
         backend
     }
@@ -401,18 +423,28 @@ impl Skeleton3DPoseBackend {
     pub fn update_world(&mut self) {
         let s = &self.skeleton;
         for j in 0..s.bone_count() {
-            let mut m = Affine3A::from_scale_rotation_translation(
-                self.pose.scales[j],
-                self.pose.rotations[j],
-                self.pose.translations[j],
-            );
-            if let Some(offset) = &s.offsets[j] {
-                m = *offset * m;
-            }
-            if let Some(p) = s.parents[j] {
-                m = self.pose.world[p as usize] * m;
-            }
-            self.pose.world[j] = m;
+            let pose = &self.pose;
+            let m =
+                local_matrix(s.offsets[j].as_ref(), pose.scales[j], pose.rotations[j], pose.translations[j]);
+            self.pose.world[j] = s.parents[j].map_or(m, |p| self.pose.world[p as usize] * m);
+        }
+    }
+
+    /// [`update_world`](Self::update_world) after `apply`, which leaves every joint no clip
+    /// keys at rest: their local matrices are the ones computed once (the same bits).
+    fn update_world_after_apply(&mut self) {
+        let s = &self.skeleton;
+        let n = s.bone_count();
+        let (rest_local, parents, offsets) = (&self.rest_local[..n], &s.parents[..n], &s.offsets[..n]);
+        let pose = &mut self.pose;
+        for j in 0..n {
+            let m = match rest_local[j] {
+                Some(m) => m,
+                None => {
+                    local_matrix(offsets[j].as_ref(), pose.scales[j], pose.rotations[j], pose.translations[j])
+                }
+            };
+            pose.world[j] = parents[j].map_or(m, |p| pose.world[p as usize] * m);
         }
     }
 
@@ -496,7 +528,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
             self.inertialize(layers);
         }
         if self.world_matrices {
-            self.update_world();
+            self.update_world_after_apply();
         }
     }
 
@@ -608,18 +640,24 @@ impl Skeleton3DPoseBackend {
             }
             for &j in self.animated.iter() {
                 let j = j as usize;
-                let acc = std::mem::replace(&mut self.scratch.accum[j], Accum::EMPTY);
+                // Emptied for the next layer as it is read: the sums, and the count that marks
+                // the rotation fields stale (the first rotation added overwrites them).
+                let acc = &mut self.scratch.accum[j];
+                let (delta_translation, delta_scale) = (acc.translation, acc.scale);
+                let count = std::mem::take(&mut acc.count);
+                (acc.translation, acc.scale) = (Vec3::ZERO, Vec3::ZERO);
+                let acc = &*acc;
                 let (translation, scale, rotation) =
                     (&mut pose.translations[j], &mut pose.scales[j], &mut pose.rotations[j]);
                 // A weighted mask scales the layer per joint.
                 let layer_weight = info.weight * mask.map_or(1.0, |m| m[j]);
-                *translation += layer_weight * acc.translation;
-                *scale += layer_weight * acc.scale;
-                if acc.count == 0 {
+                *translation += layer_weight * delta_translation;
+                *scale += layer_weight * delta_scale;
+                if count == 0 {
                     continue;
                 }
                 let [w1, w2] = acc.weights;
-                let (blend, filled) = match acc.count {
+                let (blend, filled) = match count {
                     1 => (acc.first, w1),
                     2 if w1 + w2 > 0.0 => (acc.first.slerp(acc.second, w2 / (w1 + w2)), w1 + w2),
                     _ => {
