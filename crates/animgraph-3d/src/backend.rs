@@ -223,9 +223,9 @@ pub struct Skeleton3DPoseBackend {
     /// Whether `apply` computes `pose.world` (on by default; see
     /// [`set_world_matrices`](Self::set_world_matrices)).
     world_matrices: bool,
-    /// The joints some clip keys, ascending (shared by copies): the only ones a layer's sums
-    /// can hold anything for, so the only ones `apply` visits per layer.
-    animated: Arc<[u16]>,
+    /// Per joint: whether some clip keys it (shared by copies). Only those can have anything in
+    /// a layer's sums, so only those are added to the pose per layer.
+    animated: Arc<[bool]>,
     /// Per joint no clip keys: its local matrix at rest (offset included), which `apply` leaves
     /// it at; `None` for animated joints (shared by copies).
     rest_local: Arc<[Option<Affine3A>]>,
@@ -377,7 +377,6 @@ impl Skeleton3DPoseBackend {
         for c in s.clips.iter().flat_map(|c| &c.channels).filter(|c| (c.joint as usize) < n) {
             keyed[c.joint as usize] = true;
         }
-        backend.animated = (0..n as u16).filter(|&j| keyed[j as usize]).collect();
         backend.rest_local = (0..n)
             .map(|j| {
                 (!keyed[j]).then(|| {
@@ -386,6 +385,7 @@ impl Skeleton3DPoseBackend {
                 })
             })
             .collect();
+        backend.animated = keyed.into();
         backend.update_world();
         backend
     }
@@ -638,17 +638,24 @@ impl Skeleton3DPoseBackend {
                     below.add(&mut self.scratch.accum[j], j, channel.property, v, w);
                 }
             }
-            for &j in self.animated.iter() {
-                let j = j as usize;
+            let joints = self
+                .scratch
+                .accum
+                .iter_mut()
+                .zip(&mut pose.translations)
+                .zip(&mut pose.scales)
+                .zip(&mut pose.rotations)
+                .zip(self.animated.iter());
+            for (j, ((((acc, translation), scale), rotation), &animated)) in joints.enumerate() {
+                if !animated {
+                    continue;
+                }
                 // Emptied for the next layer as it is read: the sums, and the count that marks
                 // the rotation fields stale (the first rotation added overwrites them).
-                let acc = &mut self.scratch.accum[j];
                 let (delta_translation, delta_scale) = (acc.translation, acc.scale);
                 let count = std::mem::take(&mut acc.count);
                 (acc.translation, acc.scale) = (Vec3::ZERO, Vec3::ZERO);
                 let acc = &*acc;
-                let (translation, scale, rotation) =
-                    (&mut pose.translations[j], &mut pose.scales[j], &mut pose.rotations[j]);
                 // A weighted mask scales the layer per joint.
                 let layer_weight = info.weight * mask.map_or(1.0, |m| m[j]);
                 *translation += layer_weight * delta_translation;
