@@ -122,7 +122,6 @@ fn inertial_blends_allocate_nothing_and_repeat_bit_for_bit() {
 /// here; the figure is in the README's crowd table.
 #[test]
 fn a_gbot_crowd_member_holds_under_7_kb_of_heap() {
-    use animgraph_test_support::counting::thread_bytes;
     let dir = format!("{}/../../assets/characters/gbot", env!("CARGO_MANIFEST_DIR"));
     let skeleton =
         Arc::new(Skeleton2D::new(Skeleton2DData::load(format!("{dir}/gbot.mskel")).unwrap()).unwrap());
@@ -131,10 +130,8 @@ fn a_gbot_crowd_member_holds_under_7_kb_of_heap() {
         animgraph_runtime::crowd::Crowd::new(&graph, animgraph_2d::Skeleton2DPoseBackend::new(skeleton))
             .unwrap();
     crowd.reserve(100);
-    let (bytes, allocations) = (thread_bytes(), thread_allocations());
-    for _ in 0..100 {
+    let (bytes, allocations) = animgraph_test_support::counting::per_call(100, || {
         crowd.spawn();
-    }
-    let (bytes, allocations) = ((thread_bytes() - bytes) / 100, (thread_allocations() - allocations) / 100);
+    });
     assert!(bytes < 7 * 1024 && allocations <= 25, "{bytes} bytes in {allocations} allocations per member");
 }

@@ -58,7 +58,6 @@ fn inertial_blends_allocate_nothing_and_repeat_bit_for_bit() {
 /// grows it shows here.
 #[test]
 fn a_robot_crowd_member_holds_under_12_kb_of_heap() {
-    use animgraph_test_support::counting::thread_bytes;
     let dir = format!("{}/../../assets/characters/robot", env!("CARGO_MANIFEST_DIR"));
     let skeleton = Arc::new(import_file(format!("{dir}/RobotExpressive.glb")).unwrap().skeleton);
     let graph = animgraph_runtime::mres::load_file(format!("{dir}/robot.mres")).unwrap().graph;
@@ -66,10 +65,8 @@ fn a_robot_crowd_member_holds_under_12_kb_of_heap() {
         animgraph_runtime::crowd::Crowd::new(&graph, animgraph_3d::Skeleton3DPoseBackend::new(skeleton))
             .unwrap();
     crowd.reserve(100);
-    let (bytes, allocations) = (thread_bytes(), thread_allocations());
-    for _ in 0..100 {
+    let (bytes, allocations) = animgraph_test_support::counting::per_call(100, || {
         crowd.spawn();
-    }
-    let (bytes, allocations) = ((thread_bytes() - bytes) / 100, (thread_allocations() - allocations) / 100);
+    });
     assert!(bytes < 12 * 1024, "{bytes} bytes in {allocations} allocations per member");
 }

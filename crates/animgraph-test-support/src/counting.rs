@@ -98,3 +98,13 @@ pub fn thread_allocations() -> u64 {
 pub fn thread_bytes() -> u64 {
     THREAD_BYTES.with(|b| b.get())
 }
+
+/// Heap bytes and allocations requested on this thread per call of `f`, averaged over `n`
+/// calls (while [`PerThread`] is the global allocator): what one more of something costs.
+pub fn per_call(n: u64, mut f: impl FnMut()) -> (u64, u64) {
+    let (bytes, allocations) = (thread_bytes(), thread_allocations());
+    for _ in 0..n {
+        f();
+    }
+    ((thread_bytes() - bytes) / n.max(1), (thread_allocations() - allocations) / n.max(1))
+}
