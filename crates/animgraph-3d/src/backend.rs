@@ -533,8 +533,12 @@ impl PoseBackend for Skeleton3DPoseBackend {
     }
 
     fn prepare_inertial(&mut self, layers: &[bool], samples: usize) {
-        let keyed: std::collections::BTreeSet<(u16, Property)> =
-            self.skeleton.clips.iter().flat_map(|c| &c.channels).map(|c| (c.joint, c.property)).collect();
+        let n = self.skeleton.bone_count();
+        let keyed: std::collections::BTreeSet<(u16, Property)> = (self.skeleton.clips.iter())
+            .flat_map(|c| &c.channels)
+            .filter(|c| (c.joint as usize) < n)
+            .map(|c| (c.joint, c.property))
+            .collect();
         let keyed: Arc<[(u16, Property)]> = keyed.into_iter().collect();
         *self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
         self.inertial = Some(Box::new(Inertial3D {
