@@ -83,18 +83,36 @@ pub fn mres(data: &[u8]) -> bool {
     true
 }
 
+/// An inertial blend from whatever `backend` shows to each of `samples` in turn: prepared, started
+/// (the offsets measured against the last two outputs) and decaying over a few frames, so the
+/// inertial storage sized from the skeleton's keyed channels meets every fuzzed skeleton.
+fn exercise_inertial(backend: &mut impl PoseBackend, samples: &[ClipSample]) {
+    backend.prepare_inertial(&[true], 4);
+    for (frame, sample) in samples.iter().enumerate() {
+        for step in 0..3 {
+            let elapsed = (step + 1) as f32 / 60.0;
+            let blend = animgraph_runtime::InertialBlend { started: step == 0, elapsed, duration: 0.05 };
+            let info = LayerInfo { inertial: (frame > 0).then_some(blend), ..LayerInfo::default() };
+            backend.apply(std::slice::from_ref(sample), &[info]);
+        }
+    }
+}
+
 /// Poses up to four clips of a 2D skeleton and draws a tiny picture.
 fn exercise_2d(skeleton: Arc<Skeleton2D>) {
     let names: Vec<String> = skeleton.data.clips.keys().take(4).cloned().collect();
     let mut backend = Skeleton2DPoseBackend::new(Arc::clone(&skeleton));
+    let mut samples = Vec::new();
     for name in &names {
         let Some(clip) = backend.resolve_clip(name) else { continue };
         for time in [0.0, 0.37, 1e6] {
             let sample =
                 ClipSample { clip, time, prev_time: time * 0.5, weight: 0.7, layer: 0, looped: true };
             backend.apply(&[sample], &[LayerInfo::default()]);
+            samples.push(sample);
         }
     }
+    exercise_inertial(&mut Skeleton2DPoseBackend::new(Arc::clone(&skeleton)), &samples);
     let (min, max) = pose_bounds(&skeleton, &backend.pose);
     let camera = Camera::fit(min, max, 16, 16, 0.1);
     let options = RenderOptions { width: 16, height: 16, supersample: 1, ..Default::default() };
@@ -172,6 +190,7 @@ pub fn gltf(data: &[u8]) -> bool {
     let Ok(imported) = animgraph_3d::import::import_bytes(data, None) else { return false };
     let skeleton = Arc::new(imported.skeleton);
     let mut backend = Skeleton3DPoseBackend::new(Arc::clone(&skeleton));
+    let mut samples = Vec::new();
     for c in 0..skeleton.clips.len().min(4) {
         let sample = ClipSample {
             clip: ClipId(c as u32),
@@ -182,7 +201,9 @@ pub fn gltf(data: &[u8]) -> bool {
             looped: false,
         };
         backend.apply(&[sample], &[LayerInfo::default()]);
+        samples.push(sample);
     }
+    exercise_inertial(&mut Skeleton3DPoseBackend::new(Arc::clone(&skeleton)), &samples);
     let camera = animgraph_3d::render::fit_camera(&skeleton, &backend.pose, 16, 16);
     let options =
         animgraph_3d::render::RenderOptions3D { width: 16, height: 16, supersample: 1, ..Default::default() };
