@@ -99,6 +99,9 @@ pub struct ApplyScratch {
     /// samples' previous times, and those samples.
     target_prev: Channels,
     prev_samples: Vec<ClipSample>,
+    /// Where the current sample's time falls in each of its clip's key-time groups (room for
+    /// the most groups a clip has).
+    places: Vec<crate::skeleton::KeyPlace>,
 }
 
 impl ApplyScratch {
@@ -114,6 +117,7 @@ impl ApplyScratch {
             color_delta: vec![[0.0; COLOR_CHANNELS]; skeleton.slot_bones.len()],
             deform_delta: vec![0.0; skeleton.setup.deform.len()],
             mix_delta: vec![0.0; skeleton.setup.mixes.len() + 2 * skeleton.setup.ik.len()],
+            places: Vec::with_capacity(skeleton.clips.iter().map(|c| c.groups.len()).max().unwrap_or(0)),
         }
     }
 }
@@ -478,12 +482,20 @@ impl Skeleton2DPoseBackend {
             for sample in samples.iter().filter(|s| s.layer as usize == l) {
                 let Some(clip) = skeleton.clips.get(sample.clip.0 as usize) else { continue };
                 let w = sample.weight;
+                // One key search per group of channels with the same key times.
+                self.scratch.places.clear();
+                self.scratch.places.extend(
+                    clip.groups
+                        .iter()
+                        .map(|&c| crate::skeleton::key_place(&clip.channels[c as usize].keys, sample.time)),
+                );
                 for channel in &clip.channels {
                     let b = channel.bone as usize;
                     if mask.is_some_and(|m| m[b] <= 0.0) {
                         continue;
                     }
-                    let v = crate::skeleton::sample_channel(channel, sample.time);
+                    let place = self.scratch.places[channel.group as usize];
+                    let v = crate::skeleton::sample_placed(&channel.keys, &channel.points, place);
                     let sums = &mut self.scratch.sums[b];
                     if sums.keyed == 0 {
                         self.scratch.touched.push(channel.bone);

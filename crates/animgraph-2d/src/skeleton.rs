@@ -302,6 +302,8 @@ pub(crate) struct Channel {
     pub width: u8,
     /// Bit `c` for each channel `c` written (`first` to `first + width`).
     pub bits: u8,
+    /// Its clip's group of channels with the same key times (see [`BoundClip::groups`]).
+    pub group: u32,
     pub keys: Vec<Key>,
     /// Per key: its Spine curve's 9 points (x, y), computed once (empty when no key has one).
     pub points: Vec<[f32; 18]>,
@@ -317,6 +319,9 @@ pub(crate) struct BoundClip {
     pub duration: f32,
     pub looping: bool,
     pub channels: Vec<Channel>,
+    /// Per group of `channels` with the same key times (most clips have one or two): the index
+    /// of its first channel, whose keys locate a time for the whole group.
+    pub groups: Vec<u32>,
     /// Per slot: attachment keys (stepped).
     pub attachments: Vec<(u16, AttachmentKeys)>,
     /// Colour timelines: (slot, first colour channel, width, keys).
@@ -404,6 +409,27 @@ pub(crate) struct MixChannel {
 }
 
 /// Per key: its Spine curve's 9 points, or nothing when no key has a Spine curve.
+/// Sets each channel's [`group`](Channel::group): channels whose key times are the same bits
+/// share one; returns each group's first channel.
+fn group_by_key_times(channels: &mut [Channel]) -> Vec<u32> {
+    let mut groups: Vec<u32> = Vec::new();
+    fn times(c: &Channel) -> impl Iterator<Item = u32> + '_ {
+        c.keys.iter().map(|k| k.time.to_bits())
+    }
+    for i in 0..channels.len() {
+        let same = |&g: &u32| times(&channels[g as usize]).eq(times(&channels[i]));
+        let group = match groups.iter().position(same) {
+            Some(g) => g,
+            None => {
+                groups.push(i as u32);
+                groups.len() - 1
+            }
+        };
+        channels[i].group = group as u32;
+    }
+    groups
+}
+
 fn spine_points(keys: &[Key]) -> Vec<[f32; 18]> {
     if !keys.iter().any(|k| matches!(k.curve, Curve::SpineBezier(_) | Curve::SpineOffset(_))) {
         return Vec::new();
@@ -603,67 +629,78 @@ pub fn curve_value(curve: Curve, u: f32, a: f32, b: f32) -> f32 {
     }
 }
 
-/// A compiled channel at time `t`: [`sample_keys`], with Spine curves read from their points.
+/// Where a time falls among a timeline's keys.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum KeyPlace {
+    /// At or before the first key (or no keys).
+    First,
+    /// After the last key.
+    Last,
+    /// Between keys `next - 1` and `next`, `u` of the way (0..=1 of the span).
+    Between { next: u32, u: f32 },
+}
+
+/// Where `t` falls among `keys` (binary search: O(log keys)). Timelines with the same key times
+/// share it: a clip's channels that do are sampled from one search per frame.
 #[inline]
-pub(crate) fn sample_channel(channel: &Channel, t: f32) -> [f32; 4] {
-    sample_with_points(&channel.keys, &channel.points, t)
+pub(crate) fn key_place(keys: &[Key], t: f32) -> KeyPlace {
+    let Some(first) = keys.first() else { return KeyPlace::First };
+    if t <= first.time {
+        return KeyPlace::First;
+    }
+    let next = keys.partition_point(|k| k.time <= t);
+    if next >= keys.len() {
+        return KeyPlace::Last;
+    }
+    let (a, b) = (&keys[next - 1], &keys[next]);
+    let span = b.time - a.time;
+    let u = if span > 0.0 { (t - a.time) / span } else { 1.0 };
+    KeyPlace::Between { next: next as u32, u }
+}
+
+/// `keys`' values at `place` (found by [`key_place`] on these keys or on keys with the same
+/// times): between keys by the earlier key's curve, Spine curves read from their precomputed
+/// `points` (empty: computed here).
+#[inline(always)]
+pub(crate) fn sample_placed(keys: &[Key], points: &[[f32; 18]], place: KeyPlace) -> [f32; 4] {
+    let (next, u) = match place {
+        KeyPlace::First => return keys.first().map_or([0.0; 4], |k| k.values),
+        KeyPlace::Last => return keys.last().map_or([0.0; 4], |k| k.values),
+        KeyPlace::Between { next, u } => (next as usize, u),
+    };
+    let (a, b) = (&keys[next - 1], &keys[next]);
+    let f = match a.curve {
+        Curve::Linear => u,
+        Curve::Stepped => return a.values,
+        Curve::Bezier(c) => bezier(c, u),
+        Curve::SpineBezier(c) => match points.get(next - 1) {
+            Some(points) => spine_bezier_at(points, u),
+            None => spine_bezier(c, u),
+        },
+        Curve::SpineOffset(_) => {
+            return match points.get(next - 1) {
+                Some(points) => {
+                    let swing = spine_bezier_at_to(points, u, 0.0);
+                    std::array::from_fn(|i| a.values[i] + swing)
+                }
+                None => std::array::from_fn(|i| curve_value(a.curve, u, a.values[i], b.values[i])),
+            };
+        }
+    };
+    std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
 }
 
 /// [`sample_keys`] with Spine curves read from their precomputed `points` (empty: none).
 #[inline(always)]
 pub(crate) fn sample_with_points(keys: &[Key], points: &[[f32; 18]], t: f32) -> [f32; 4] {
-    if points.is_empty() {
-        return sample_keys(keys, t);
-    }
-    let Some(first) = keys.first() else { return [0.0; 4] };
-    if t <= first.time {
-        return first.values;
-    }
-    let next = keys.partition_point(|k| k.time <= t);
-    if next >= keys.len() {
-        return keys[keys.len() - 1].values;
-    }
-    let (a, b) = (&keys[next - 1], &keys[next]);
-    let span = b.time - a.time;
-    let u = if span > 0.0 { (t - a.time) / span } else { 1.0 };
-    let f = match a.curve {
-        Curve::Linear => u,
-        Curve::Stepped => return a.values,
-        Curve::Bezier(c) => bezier(c, u),
-        Curve::SpineBezier(_) => spine_bezier_at(&points[next - 1], u),
-        Curve::SpineOffset(_) => {
-            let swing = spine_bezier_at_to(&points[next - 1], u, 0.0);
-            return std::array::from_fn(|i| a.values[i] + swing);
-        }
-    };
-    std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
+    sample_placed(keys, points, key_place(keys, t))
 }
 
 /// Samples keys at time `t`: before the first key its values, after the last key its values,
 /// between keys by the earlier key's curve. Binary search: O(log keys), no allocation.
 #[inline]
 pub fn sample_keys(keys: &[Key], t: f32) -> [f32; 4] {
-    let Some(first) = keys.first() else { return [0.0; 4] };
-    if t <= first.time {
-        return first.values;
-    }
-    let next = keys.partition_point(|k| k.time <= t);
-    if next >= keys.len() {
-        return keys[keys.len() - 1].values;
-    }
-    let (a, b) = (&keys[next - 1], &keys[next]);
-    let span = b.time - a.time;
-    let u = if span > 0.0 { (t - a.time) / span } else { 1.0 };
-    let f = match a.curve {
-        Curve::Linear => u,
-        Curve::Stepped => return a.values,
-        Curve::Bezier(c) => bezier(c, u),
-        Curve::SpineBezier(c) => spine_bezier(c, u),
-        Curve::SpineOffset(_) => {
-            return std::array::from_fn(|i| curve_value(a.curve, u, a.values[i], b.values[i]));
-        }
-    };
-    std::array::from_fn(|i| a.values[i] + (b.values[i] - a.values[i]) * f)
+    sample_placed(keys, &[], key_place(keys, t))
 }
 
 /// An IK timeline at time `t` (Spine's): `None` before its first key (the setup values hold);
@@ -817,12 +854,14 @@ impl Skeleton2D {
                             first: first as u8,
                             width,
                             bits: ((1u16 << width) - 1).wrapping_shl(first as u32) as u8,
+                            group: 0,
                             keys: keys.clone(),
                             points,
                         });
                     }
                 }
             }
+            let groups = group_by_key_times(&mut channels);
             let attachments = clip
                 .slots
                 .iter()
@@ -928,6 +967,7 @@ impl Skeleton2D {
                 duration: clip.duration,
                 looping: clip.looping,
                 channels,
+                groups,
                 attachments,
                 colors,
                 draw_order,
@@ -1819,6 +1859,46 @@ pub fn shortest(degrees: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::shortest;
+    use super::{Channel, group_by_key_times, key_place, sample_placed, sample_with_points, spine_points};
+    use crate::data::{Curve, Key};
+
+    fn channel(times: &[f32], curves: &[Curve]) -> Channel {
+        let keys: Vec<Key> = times
+            .iter()
+            .enumerate()
+            .map(|(i, &time)| Key {
+                time,
+                values: [i as f32 * 10.0 - 7.0, 3.0 - i as f32, 0.0, 0.0],
+                arity: 2,
+                curve: curves[i % curves.len()],
+            })
+            .collect();
+        Channel { bone: 0, first: 0, width: 2, bits: 3, group: 0, points: spine_points(&keys), keys }
+    }
+
+    /// Channels whose key times are the same bits share a group, and a place found on the
+    /// group's first channel samples every member exactly as its own search would.
+    #[test]
+    fn channels_with_the_same_key_times_share_one_search() {
+        let spine = Curve::SpineBezier([0.25, 0.1, 0.25, 1.0]);
+        let mut channels = vec![
+            channel(&[0.0, 0.4, 1.0], &[Curve::Linear]),
+            channel(&[0.0, 0.5, 1.0], &[Curve::Stepped]),
+            channel(&[0.0, 0.4, 1.0], &[Curve::Bezier([0.4, 0.0, 0.6, 1.0]), spine]),
+            channel(&[0.0, 0.4, 1.0, 1.5], &[Curve::Linear]),
+            channel(&[0.0, 0.4, 1.0], &[Curve::SpineOffset([0.3, 2.0, 0.7, -1.0]), Curve::Linear]),
+        ];
+        let groups = group_by_key_times(&mut channels);
+        assert_eq!(groups, [0, 1, 3]);
+        assert_eq!(channels.iter().map(|c| c.group).collect::<Vec<_>>(), [0, 1, 0, 2, 0]);
+        for t in [-1.0, 0.0, 0.1, 0.4, 0.41, 0.77, 1.0, 1.2, 1.5, 9.0] {
+            for c in &channels {
+                let place = key_place(&channels[groups[c.group as usize] as usize].keys, t);
+                let shared = sample_placed(&c.keys, &c.points, place).map(f32::to_bits);
+                assert_eq!(shared, sample_with_points(&c.keys, &c.points, t).map(f32::to_bits), "t {t}");
+            }
+        }
+    }
 
     #[test]
     fn shortest_arc_is_within_half_a_turn() {
