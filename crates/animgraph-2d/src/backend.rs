@@ -405,7 +405,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
         let bones = self.skeleton.bone_count();
         let mut keyed = vec![false; CHANNELS * bones];
         for channel in self.skeleton.clips.iter().flat_map(|c| &c.channels) {
-            for c in channel.first as usize..(channel.first + channel.width) as usize {
+            for c in (0..CHANNELS).filter(|c| channel.bits & (1 << c) != 0) {
                 keyed[c * bones + channel.bone as usize] = true;
             }
         }

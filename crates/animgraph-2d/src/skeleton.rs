@@ -408,7 +408,6 @@ pub(crate) struct MixChannel {
     pub points: Vec<[f32; 18]>,
 }
 
-/// Per key: its Spine curve's 9 points, or nothing when no key has a Spine curve.
 /// Sets each channel's [`group`](Channel::group): channels whose key times are the same bits
 /// share one; returns each group's first channel.
 fn group_by_key_times(channels: &mut [Channel]) -> Vec<u32> {
@@ -430,6 +429,7 @@ fn group_by_key_times(channels: &mut [Channel]) -> Vec<u32> {
     groups
 }
 
+/// Per key: its Spine curve's 9 points, or nothing when no key has a Spine curve.
 fn spine_points(keys: &[Key]) -> Vec<[f32; 18]> {
     if !keys.iter().any(|k| matches!(k.curve, Curve::SpineBezier(_) | Curve::SpineOffset(_))) {
         return Vec::new();
