@@ -65,9 +65,9 @@ pub struct Skeleton2DPoseBackend {
     skeleton: Arc<Skeleton2D>,
     /// The pose after the last `apply` (world transforms included).
     pub pose: Pose,
-    /// What `apply` uses only while it runs (a crowd keeps one per thread).
-    /// Boxed: a crowd member's is swapped by pointer, and keeps its struct small.
-    scratch: Box<ApplyScratch>,
+    /// What `apply` uses only while it runs (a crowd keeps one per thread; its members hold
+    /// `None` between applies). Boxed: swapped by pointer, and keeps the struct small.
+    scratch: Option<Box<ApplyScratch>>,
     /// The skins chosen for this character (later ones win), then the default skin.
     skins: Vec<SkinId>,
     /// Shared by the copies of a bound backend (resolving a mask copies them first).
@@ -166,7 +166,7 @@ impl Clone for Skeleton2DPoseBackend {
 
 impl Skeleton2DPoseBackend {
     /// A copy of this backend with `scratch` for its own.
-    fn copy_with(&self, scratch: Box<ApplyScratch>) -> Self {
+    fn copy_with(&self, scratch: Option<Box<ApplyScratch>>) -> Self {
         let mut events = Vec::with_capacity(MAX_EVENTS_PER_APPLY);
         events.extend_from_slice(&self.events);
         Skeleton2DPoseBackend {
@@ -217,7 +217,7 @@ impl Skeleton2DPoseBackend {
     pub fn new(skeleton: Arc<Skeleton2D>) -> Self {
         Skeleton2DPoseBackend {
             pose: skeleton.setup.clone(),
-            scratch: Box::new(ApplyScratch::for_skeleton(&skeleton, None)),
+            scratch: Some(Box::new(ApplyScratch::for_skeleton(&skeleton, None))),
             skins: Vec::with_capacity(MAX_SKINS),
             masks: Arc::default(),
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
@@ -381,20 +381,24 @@ impl PoseBackend for Skeleton2DPoseBackend {
     }
 
     fn apply(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
+        // A crowd member holds none between applies; one used without its thread's swapped in
+        // makes its own once (and keeps it).
+        let mut scratch = self.scratch.take().unwrap_or_else(|| self.fresh_scratch());
         let starting = self.inertial.is_some() && animgraph_runtime::core::inertial::starts(layers);
         if starting {
             // An inertial blend starts: the target's pose at the samples' previous times gives
             // its velocity (events of this pass are discarded by the real one).
-            let mut prev_samples = std::mem::take(&mut self.scratch.prev_samples);
+            let mut prev_samples = std::mem::take(&mut scratch.prev_samples);
             animgraph_runtime::core::inertial::at_previous_times(samples, &mut prev_samples);
-            self.blend_layers(&prev_samples, layers);
-            self.scratch.prev_samples = prev_samples;
-            self.scratch.target_prev.copy_from(&self.pose.channels);
+            self.blend_layers(&mut scratch, &prev_samples, layers);
+            scratch.prev_samples = prev_samples;
+            scratch.target_prev.copy_from(&self.pose.channels);
         }
-        self.blend_layers(samples, layers);
+        self.blend_layers(&mut scratch, samples, layers);
         if self.inertial.is_some() {
-            self.inertialize(layers);
+            self.inertialize(&scratch, layers);
         }
+        self.scratch = Some(scratch);
         let skeleton = &*self.skeleton;
         let pose = &mut self.pose;
         skeleton.resolve_attachments(pose, &self.skins);
@@ -410,7 +414,7 @@ impl PoseBackend for Skeleton2DPoseBackend {
             }
         }
         let keyed: Arc<[u32]> = (0..keyed.len() as u32).filter(|&i| keyed[i as usize]).collect();
-        *self.scratch = ApplyScratch::for_skeleton(&self.skeleton, Some(samples));
+        self.scratch = Some(Box::new(ApplyScratch::for_skeleton(&self.skeleton, Some(samples))));
         self.inertial = Some(Box::new(Inertial2D {
             history: [vec![0.0; keyed.len()], vec![0.0; keyed.len()]],
             frames: 0,
@@ -431,9 +435,14 @@ impl PoseBackend for Skeleton2DPoseBackend {
 }
 
 impl Skeleton2DPoseBackend {
+    /// Scratch sized for this backend's skeleton and inertial blends.
+    fn fresh_scratch(&self) -> Box<ApplyScratch> {
+        Box::new(ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples)))
+    }
+
     /// Steps 1-6 of the contract: the layers blended into the pose's channels, colours,
     /// attachments, constraint values (no world transforms yet).
-    fn blend_layers(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
+    fn blend_layers(&mut self, scratch: &mut ApplyScratch, samples: &[ClipSample], layers: &[LayerInfo]) {
         let skeleton = &*self.skeleton;
         let setup = &skeleton.setup;
         let pose = &mut self.pose;
@@ -462,20 +471,20 @@ impl Skeleton2DPoseBackend {
                 .filter(|s| s.layer as usize == l)
                 .any(|s| skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.colors.is_empty()));
             if layer_keys_colors {
-                self.scratch.color_delta.fill([0.0; COLOR_CHANNELS]);
+                scratch.color_delta.fill([0.0; COLOR_CHANNELS]);
             }
             let layer_deforms = samples
                 .iter()
                 .filter(|s| s.layer as usize == l)
                 .any(|s| skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.deform.is_empty()));
             if layer_deforms {
-                self.scratch.deform_delta.fill(0.0);
+                scratch.deform_delta.fill(0.0);
             }
             let layer_mixes = samples.iter().filter(|s| s.layer as usize == l).any(|s| {
                 skeleton.clips.get(s.clip.0 as usize).is_some_and(|c| !c.mixes.is_empty() || !c.ik.is_empty())
             });
             if layer_mixes {
-                self.scratch.mix_delta.fill(0.0);
+                scratch.mix_delta.fill(0.0);
             }
             let ik_at = setup.mixes.len();
             let mut heaviest: Option<&ClipSample> = None;
@@ -483,8 +492,8 @@ impl Skeleton2DPoseBackend {
                 let Some(clip) = skeleton.clips.get(sample.clip.0 as usize) else { continue };
                 let w = sample.weight;
                 // One key search per group of channels with the same key times.
-                self.scratch.places.clear();
-                self.scratch.places.extend(
+                scratch.places.clear();
+                scratch.places.extend(
                     clip.groups
                         .iter()
                         .map(|&c| crate::skeleton::key_place(&clip.channels[c as usize].keys, sample.time)),
@@ -494,11 +503,11 @@ impl Skeleton2DPoseBackend {
                     if mask.is_some_and(|m| m[b] <= 0.0) {
                         continue;
                     }
-                    let place = self.scratch.places[channel.group as usize];
+                    let place = scratch.places[channel.group as usize];
                     let v = crate::skeleton::sample_placed(&channel.keys, &channel.points, place);
-                    let sums = &mut self.scratch.sums[b];
+                    let sums = &mut scratch.sums[b];
                     if sums.keyed == 0 {
-                        self.scratch.touched.push(channel.bone);
+                        scratch.touched.push(channel.bone);
                     }
                     let first = channel.first as usize;
                     sums.keyed |= channel.bits;
@@ -528,7 +537,7 @@ impl Skeleton2DPoseBackend {
                     for (i, value) in v.iter().enumerate().take(*width as usize) {
                         let k = *first as usize + i;
                         let reference = if additive { setup.colors[s][k] } else { pose.colors[s][k] };
-                        self.scratch.color_delta[s][k] += w * (value - reference);
+                        scratch.color_delta[s][k] += w * (value - reference);
                     }
                 }
                 for d in &clip.deform {
@@ -542,7 +551,7 @@ impl Skeleton2DPoseBackend {
                     let len = range.len();
                     let (ra, rb) = (&d.values[a * len..(a + 1) * len], &d.values[b * len..(b + 1) * len]);
                     let below = &pose.deform[range.clone()];
-                    let deltas = self.scratch.deform_delta[range].iter_mut();
+                    let deltas = scratch.deform_delta[range].iter_mut();
                     // Zipped (no bounds checks); setup offsets are 0, so an additive layer adds
                     // the keyed offsets.
                     if additive {
@@ -564,7 +573,7 @@ impl Skeleton2DPoseBackend {
                     let i = m.index as usize;
                     let value = crate::skeleton::sample_with_points(&m.keys, &m.points, sample.time)[0];
                     let reference = if additive { setup.mixes[i] } else { pose.mixes[i] };
-                    self.scratch.mix_delta[i] += w * (value - reference);
+                    scratch.mix_delta[i] += w * (value - reference);
                 }
                 for (c, keys) in &clip.ik {
                     let c = *c as usize;
@@ -575,9 +584,8 @@ impl Skeleton2DPoseBackend {
                     let w = w * bone_weight;
                     if let Some(state) = crate::skeleton::sample_ik(keys, sample.time) {
                         let reference = if additive { setup.ik[c] } else { pose.ik[c] };
-                        self.scratch.mix_delta[ik_at + 2 * c] += w * (state.mix - reference.mix);
-                        self.scratch.mix_delta[ik_at + 2 * c + 1] +=
-                            w * (state.softness - reference.softness);
+                        scratch.mix_delta[ik_at + 2 * c] += w * (state.mix - reference.mix);
+                        scratch.mix_delta[ik_at + 2 * c + 1] += w * (state.softness - reference.softness);
                     }
                 }
                 if heaviest.is_none_or(|h| w > h.weight) {
@@ -585,9 +593,9 @@ impl Skeleton2DPoseBackend {
                 }
                 fire_sample_events(&mut self.events, &mut self.events_dropped, clip, sample, info);
             }
-            for &b in &self.scratch.touched {
+            for &b in &scratch.touched {
                 let b = b as usize;
-                let sums = &mut self.scratch.sums[b];
+                let sums = &mut scratch.sums[b];
                 let weight = sums.rotation_weight;
                 if weight > 0.0 {
                     let mean = sums.rotation_anchor + sums.rotation_sum / weight;
@@ -600,21 +608,21 @@ impl Skeleton2DPoseBackend {
                 pose.channels.add_to_bone(b, weight, &sums.delta, sums.keyed);
                 *sums = BoneSums::EMPTY;
             }
-            self.scratch.touched.clear();
+            scratch.touched.clear();
             if layer_keys_colors {
-                for (s, d) in self.scratch.color_delta.iter().enumerate() {
+                for (s, d) in scratch.color_delta.iter().enumerate() {
                     for (color, delta) in pose.colors[s].iter_mut().zip(d) {
                         *color = (*color + info.weight * delta).clamp(0.0, 1.0);
                     }
                 }
             }
             if layer_deforms {
-                for (offset, delta) in pose.deform.iter_mut().zip(&self.scratch.deform_delta) {
+                for (offset, delta) in pose.deform.iter_mut().zip(&scratch.deform_delta) {
                     *offset += info.weight * delta;
                 }
             }
             if layer_mixes {
-                let (mixes, ik) = self.scratch.mix_delta.split_at(ik_at);
+                let (mixes, ik) = scratch.mix_delta.split_at(ik_at);
                 for (value, delta) in pose.mixes.iter_mut().zip(mixes) {
                     *value += info.weight * delta;
                 }
@@ -674,7 +682,7 @@ impl Skeleton2DPoseBackend {
     /// Step 7: inertial blends. On a blend's start frame, per bone channel inside the layer's
     /// mask, the offset from the target to where the pose was heading and its velocity; every
     /// frame of the blend, the decayed offsets added. Then the output joins the history.
-    fn inertialize(&mut self, layers: &[LayerInfo]) {
+    fn inertialize(&mut self, scratch: &ApplyScratch, layers: &[LayerInfo]) {
         let Some(inertial) = self.inertial.as_deref_mut() else { return };
         let bones = self.pose.channels.bones();
         let pose = self.pose.channels.as_mut_slice();
@@ -705,7 +713,7 @@ impl Skeleton2DPoseBackend {
                 if l < 64 {
                     inertial.any_active |= 1 << l;
                 }
-                let target_prev = self.scratch.target_prev.as_slice();
+                let target_prev = scratch.target_prev.as_slice();
                 for (k, &i) in inertial.keyed.iter().enumerate() {
                     let (i, b) = (i as usize, i as usize % bones);
                     let difference =
@@ -860,18 +868,18 @@ impl Skeleton2DPoseBackend {
 /// attachments, draw order, inherit modes and sequence frames switch when the pose arrives.
 /// Clip events fire on every frame, sampled or not.
 impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
-    type Scratch = Box<ApplyScratch>;
+    type Scratch = Option<Box<ApplyScratch>>;
     type Keyframe = Keyframe2D;
 
     fn member(&self) -> Self {
-        self.copy_with(Box::default())
+        self.copy_with(None)
     }
 
-    fn new_scratch(&self) -> Box<ApplyScratch> {
-        Box::new(ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples)))
+    fn new_scratch(&self) -> Option<Box<ApplyScratch>> {
+        Some(self.fresh_scratch())
     }
 
-    fn swap_scratch(&mut self, scratch: &mut Box<ApplyScratch>) {
+    fn swap_scratch(&mut self, scratch: &mut Option<Box<ApplyScratch>>) {
         std::mem::swap(&mut self.scratch, scratch);
     }
 

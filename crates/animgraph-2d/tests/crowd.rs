@@ -270,3 +270,39 @@ fn crowd_updates_allocate_nothing() {
         assert_eq!(a - b, 0, "allocations on a pool thread over 300 parallel frames");
     }
 }
+
+/// A crowd member holds no apply scratch between frames (the crowd lends it its thread's).
+/// Posed directly instead, outside a crowd update, it makes its own once rather than failing,
+/// and poses exactly as the crowd does.
+#[test]
+fn a_member_posed_outside_the_crowd_makes_its_own_scratch() {
+    use animgraph_runtime::crowd::CrowdBackend;
+    use animgraph_runtime::{PoseBackend, SampleBuffer};
+    let (skeleton, graph) = gbot();
+    let mut crowd = Crowd::new(&graph, Skeleton2DPoseBackend::new(skeleton)).unwrap();
+    crowd.spawn();
+    let bound = Arc::clone(crowd.bound_graph());
+    let mut player = AnimationGraphPlayer::new(Arc::clone(&bound));
+    let mut member = crowd.backend(0).member();
+    let mut buffer = SampleBuffer::with_capacity(bound.sample_capacity(), bound.layer_count());
+    let id = ids(&player);
+    for f in 0..240u32 {
+        let input = Input {
+            speed: (f % 200) as f32 / 60.0,
+            grounded: f % 90 < 70,
+            waving: f > 120,
+            jump: f % 90 == 75,
+            hurt: f == 100,
+        };
+        set(&mut player, &id, input);
+        set(crowd.player_mut(0), &id, input);
+        crowd.update(1.0 / 60.0);
+        player.advance(1.0 / 60.0, &mut buffer);
+        member.apply(buffer.samples(), buffer.layers());
+        let bits = |b: &Skeleton2DPoseBackend| -> Vec<u32> {
+            let world = b.pose.world.iter().flat_map(|w| w.to_cols_array());
+            b.pose.channels.as_slice().iter().copied().chain(world).map(f32::to_bits).collect()
+        };
+        assert_eq!(bits(&member), bits(crowd.backend(0)), "frame {f}");
+    }
+}

@@ -80,3 +80,37 @@ fn robot_crowd_members_match_single_robots() {
         assert_eq!(at_lod_4[k + 3], full_rate[k], "the sample of frame {k} shows at frame {}", k + 3);
     }
 }
+
+/// A crowd member holds no apply scratch between frames (the crowd lends it its thread's).
+/// Posed directly instead, outside a crowd update, it makes its own once rather than failing,
+/// and poses exactly as the crowd does.
+#[test]
+fn a_member_posed_outside_the_crowd_makes_its_own_scratch() {
+    use animgraph_runtime::crowd::CrowdBackend;
+    use animgraph_runtime::{AnimationGraphPlayer, PoseBackend, SampleBuffer};
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/robot");
+    let skeleton = Arc::new(import_file(format!("{root}/RobotExpressive.glb")).unwrap().skeleton);
+    let graph = animgraph_runtime::mres::load_file(format!("{root}/robot.mres")).unwrap().graph.into_graph();
+    let mut crowd = Crowd::new(&graph, Skeleton3DPoseBackend::new(skeleton)).unwrap();
+    crowd.spawn();
+    let bound = Arc::clone(crowd.bound_graph());
+    let mut player = AnimationGraphPlayer::new(Arc::clone(&bound));
+    let mut member = crowd.backend(0).member();
+    let mut buffer = SampleBuffer::with_capacity(bound.sample_capacity(), bound.layer_count());
+    let [speed, jump] = ["speed", "jump"].map(|n| player.find_parameter(n).unwrap());
+    for frame in 0..240u32 {
+        for p in [&mut player, crowd.player_mut(0)] {
+            p.set_float(speed, (frame % 200) as f32 / 40.0).unwrap();
+            if frame % 120 == 60 {
+                p.fire(jump).unwrap();
+            }
+        }
+        crowd.update(1.0 / 60.0);
+        player.advance(1.0 / 60.0, &mut buffer);
+        member.apply(buffer.samples(), buffer.layers());
+        let bits = |b: &Skeleton3DPoseBackend| -> Vec<u32> {
+            b.pose.world.iter().flat_map(|w| w.to_cols_array()).map(f32::to_bits).collect()
+        };
+        assert_eq!(bits(&member), bits(crowd.backend(0)), "frame {frame}");
+    }
+}

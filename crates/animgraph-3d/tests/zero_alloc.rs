@@ -54,10 +54,10 @@ fn inertial_blends_allocate_nothing_and_repeat_bit_for_bit() {
 }
 
 /// What one Robot crowd member holds on the heap: inertial history and offsets only for the
-/// (joint, property) pairs some clip keys (30 of RobotExpressive's 43 x 3), so a change that
-/// grows it shows here.
+/// (joint, property) pairs some clip keys (30 of RobotExpressive's 43 x 3), and no apply scratch
+/// (its thread lends it), so a change that grows it shows here.
 #[test]
-fn a_robot_crowd_member_holds_under_12_kb_of_heap() {
+fn a_robot_crowd_member_holds_under_10_kb_of_heap() {
     let dir = format!("{}/../../assets/characters/robot", env!("CARGO_MANIFEST_DIR"));
     let skeleton = Arc::new(import_file(format!("{dir}/RobotExpressive.glb")).unwrap().skeleton);
     let graph = animgraph_runtime::mres::load_file(format!("{dir}/robot.mres")).unwrap().graph;
@@ -68,5 +68,5 @@ fn a_robot_crowd_member_holds_under_12_kb_of_heap() {
     let (bytes, allocations) = animgraph_test_support::counting::per_call(100, || {
         crowd.spawn();
     });
-    assert!(bytes < 12 * 1024, "{bytes} bytes in {allocations} allocations per member");
+    assert!(bytes < 10 * 1024, "{bytes} bytes in {allocations} allocations per member");
 }

@@ -59,8 +59,9 @@ pub trait CrowdBackend: PoseBackend + Send + std::fmt::Debug {
     type Keyframe: Send + std::fmt::Debug;
 
     /// Another character of this backend's skeleton and bound graph (resolved clips and masks
-    /// shared or copied), at its setup pose, holding no scratch (an empty one: it must be
-    /// swapped in with [`swap_scratch`](Self::swap_scratch) before `apply`).
+    /// shared or copied), at its setup pose, holding no scratch (a crowd swaps its thread's in
+    /// with [`swap_scratch`](Self::swap_scratch) around `apply`; a member applied without one
+    /// should make its own rather than fail, as both skeleton backends do).
     fn member(&self) -> Self;
     /// Scratch sized for this backend.
     fn new_scratch(&self) -> Self::Scratch;
