@@ -293,10 +293,13 @@ impl Binder<'_> {
             let machine =
                 self.machine(&layer.machine, &format!("Layers[{index}].Machine"), layer_index, None, 0)?;
             let samples_per_state = self.layer_samples(&layer.machine);
-            let leaves = self.out.states[first_state..].iter().filter(|s| s.motion.is_some()).count();
+            let states = &self.out.states[first_state..];
+            let leaves = states.iter().filter(|s| s.motion.is_some()).count();
+            let events = super::bound::layer_event_capacity(states);
             self.out.layers.push(LayerDef {
                 travel_mode: layer.travel_mode,
                 leaves,
+                events,
                 name: layer.name.clone(),
                 blend: layer.blend,
                 weight: layer.weight,

@@ -76,6 +76,21 @@ pub(crate) struct LayerDef {
     pub travel_mode: super::TravelMode,
     /// Leaf states in the layer (the longest travel path has fewer hops).
     pub leaves: usize,
+    /// Most events one advance raises on this layer ([`layer_event_capacity`]).
+    pub events: usize,
+}
+
+/// Most events one advance can raise on a layer whose states (at every depth) are `states`.
+///
+/// A completed mix exits every frozen instance's path, then one transition starts and enters a
+/// path (after a travel plan); the first advance enters the entry path. Windows: ends left by a
+/// restore or rebind, ends when a transition starts, then each window of the new state at most
+/// begins and ends once. All of it happens within the layer, so its own deepest state and its
+/// own most windows bound it.
+pub(crate) fn layer_event_capacity(states: &[StateDef]) -> usize {
+    let depth = states.iter().map(|s| s.ancestry.len()).max().unwrap_or(1);
+    let windows = states.iter().map(|s| s.windows.len()).max().unwrap_or(0);
+    MAX_INSTANCES * depth + 2 + 2 * depth + 4 * windows
 }
 
 pub(crate) struct MachineDef {
@@ -406,15 +421,10 @@ impl BoundGraph {
         self.layers.iter().map(|l| l.samples_per_state * MAX_INSTANCES).sum()
     }
 
-    /// Most events one advance can raise.
+    /// Most events one advance can raise: the sum of each layer's bound, from the layer's own
+    /// deepest state and most windows.
     pub fn event_capacity(&self) -> usize {
-        let depth = self.states.iter().map(|s| s.ancestry.len()).max().unwrap_or(1);
-        let windows = self.states.iter().map(|s| s.windows.len()).max().unwrap_or(0);
-        // Per layer: a completed mix exits every frozen instance's path, then one transition
-        // starts and enters a path (after a travel plan); the first advance enters the entry path. Windows: ends left
-        // by a restore or rebind, ends when a transition starts, then each window of the new
-        // state at most begins and ends once.
-        self.layers.len() * (MAX_INSTANCES * depth + 2 + 2 * depth + 4 * windows)
+        self.layers.iter().map(|l| l.events).sum()
     }
 
     /// Explain mode's storage for one advance: `(candidates, conditions)` records. Per layer at
