@@ -81,7 +81,11 @@ impl Skeleton2D {
         if mix_rotate == 0.0 && mix_x == 0.0 && mix_y == 0.0 {
             return;
         }
-        let mut scratch = std::mem::take(&mut pose.path_scratch);
+        // A pose of this skeleton carries the scratch; one put together otherwise borrows a copy
+        // of the setup pose's.
+        let Some(mut scratch) = pose.path_scratch.take().or_else(|| self.setup.path_scratch.clone()) else {
+            return;
+        };
         // The path's world vertices, y-up.
         let count = self.geometry[attachment].vertices.len();
         self.world_vertices(pose, slot, attachment, &mut scratch.vertices[..count]);
@@ -92,7 +96,7 @@ impl Skeleton2D {
         let spaces_count = if tangents { bone_count } else { bone_count + 1 };
         let length_of = |b: usize| f64::from(self.data.bones[b].length);
         {
-            let PathScratch { spaces, lengths, .. } = &mut scratch;
+            let PathScratch { spaces, lengths, .. } = &mut *scratch;
             let spaces = &mut spaces[..spaces_count];
             match data.spacing_mode {
                 SpacingMode::Percent => {
@@ -213,7 +217,7 @@ impl Skeleton2D {
             }
             self.store_world(pose, b, (a, bb, c, d, wx, wy));
         }
-        pose.path_scratch = scratch;
+        pose.path_scratch = Some(scratch);
         // Spine updates the constrained bones' other descendants after the constraint.
         let first = bones.iter().copied().min().unwrap_or(0) as usize;
         for b in first + 1..self.parents.len() {

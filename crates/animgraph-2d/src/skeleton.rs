@@ -63,8 +63,10 @@ pub struct Pose {
     pub constraint_active: Vec<bool>,
     /// Per slot: the sequence frame a clip keyed (`None`: the attachment's setup frame).
     pub sequences: Vec<Option<SequenceState>>,
-    /// Scratch storage of path constraints (sized once; no allocation per frame).
-    pub path_scratch: crate::path::PathScratch,
+    /// Scratch storage of path constraints (sized once; no allocation per frame), for skeletons
+    /// that have path constraints (`None` otherwise: a crowd of characters without paths keeps
+    /// none of it).
+    pub path_scratch: Option<Box<crate::path::PathScratch>>,
     /// Per bone world transform (after IK).
     pub world: Vec<Affine2>,
 }
@@ -828,7 +830,7 @@ impl Skeleton2D {
                 .flat_map(|t| [t.mix_rotate, t.mix_x, t.mix_y, t.mix_scale_x, t.mix_scale_y, t.mix_shear_y])
                 .chain(data.path.iter().flat_map(|p| [p.position, p.spacing, p.mix_rotate, p.mix_x, p.mix_y]))
                 .collect(),
-            path_scratch: {
+            path_scratch: (!data.path.is_empty()).then(|| {
                 let vertices = bound
                     .geometry
                     .iter()
@@ -837,8 +839,8 @@ impl Skeleton2D {
                     .max()
                     .unwrap_or(0);
                 let chain = data.path.iter().map(|p| p.bones.len()).max().unwrap_or(0);
-                crate::path::PathScratch::new(vertices, chain)
-            },
+                Box::new(crate::path::PathScratch::new(vertices, chain))
+            }),
             world: vec![Affine2::IDENTITY; n],
         };
         let mut clips = Vec::new();
