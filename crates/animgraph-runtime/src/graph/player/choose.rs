@@ -410,7 +410,8 @@ impl AnimationGraphPlayer {
     fn plan_travel(&mut self, layer: usize, from: StateId, goal: StateId) -> bool {
         const UNREACHED: (u16, u16) = (u16::MAX, u16::MAX);
         let graph = &*self.graph;
-        let search = &mut self.search;
+        // Made at construction for graphs with `Path` layers, the only ones that plan.
+        let search = self.search.get_or_insert_with(Box::default);
         search.reached.clear();
         search.reached.resize(graph.states.len(), UNREACHED);
         search.queue.clear();

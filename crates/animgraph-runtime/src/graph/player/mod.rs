@@ -107,8 +107,9 @@ pub struct AnimationGraphPlayer {
     fired: Vec<bool>,
     /// Explain mode's storage (`None`: off).
     explain: Option<Box<Explanation>>,
-    /// Scratch for planning `Path` travel (empty unless a layer travels by path).
-    search: TravelSearch,
+    /// Scratch for planning `Path` travel (`None` unless a layer travels by path; boxed so a
+    /// player of a graph without one keeps only a pointer's room for it).
+    search: Option<Box<TravelSearch>>,
 }
 
 /// A breadth-first search's storage over the bound graph's states, reserved at construction so
@@ -121,12 +122,12 @@ pub(crate) struct TravelSearch {
 }
 
 impl TravelSearch {
-    fn for_graph(graph: &BoundGraph) -> TravelSearch {
+    fn for_graph(graph: &BoundGraph) -> Option<Box<TravelSearch>> {
         if graph.layers.iter().all(|l| l.travel_mode == super::TravelMode::Direct) {
-            return TravelSearch::default();
+            return None;
         }
         let n = graph.states.len();
-        TravelSearch { reached: Vec::with_capacity(n), queue: Vec::with_capacity(n) }
+        Some(Box::new(TravelSearch { reached: Vec::with_capacity(n), queue: Vec::with_capacity(n) }))
     }
 }
 
