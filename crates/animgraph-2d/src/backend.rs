@@ -99,9 +99,9 @@ pub struct ApplyScratch {
     /// samples' previous times, and those samples.
     target_prev: Channels,
     prev_samples: Vec<ClipSample>,
-    /// Where the current sample's time falls in each of its clip's key-time groups (room for
-    /// the most groups a clip has).
-    places: Vec<crate::skeleton::KeyPlace>,
+    /// Where the current sample's time falls in each of its clip's key-time groups, with the
+    /// group's last bezier solved (room for the most groups a clip has).
+    places: Vec<(crate::skeleton::KeyPlace, crate::skeleton::BezierMemo)>,
 }
 
 impl ApplyScratch {
@@ -493,18 +493,17 @@ impl Skeleton2DPoseBackend {
                 let w = sample.weight;
                 // One key search per group of channels with the same key times.
                 scratch.places.clear();
-                scratch.places.extend(
-                    clip.groups
-                        .iter()
-                        .map(|&c| crate::skeleton::key_place(&clip.channels[c as usize].keys, sample.time)),
-                );
+                scratch.places.extend(clip.groups.iter().map(|&c| {
+                    let place = crate::skeleton::key_place(&clip.channels[c as usize].keys, sample.time);
+                    (place, crate::skeleton::BezierMemo::EMPTY)
+                }));
                 for channel in &clip.channels {
                     let b = channel.bone as usize;
                     if mask.is_some_and(|m| m[b] <= 0.0) {
                         continue;
                     }
-                    let place = scratch.places[channel.group as usize];
-                    let v = crate::skeleton::sample_placed(&channel.keys, &channel.points, place);
+                    let (place, memo) = &mut scratch.places[channel.group as usize];
+                    let v = crate::skeleton::sample_placed_memo(&channel.keys, &channel.points, *place, memo);
                     let sums = &mut scratch.sums[b];
                     if sums.keyed == 0 {
                         scratch.touched.push(channel.bone);

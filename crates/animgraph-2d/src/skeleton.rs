@@ -524,10 +524,21 @@ pub(crate) enum Constraint {
 /// Evaluates a normalised cubic bezier (CSS `cubic-bezier`) at time fraction `u`.
 pub fn bezier(c: [f32; 4], u: f32) -> f32 {
     let [x1, y1, x2, y2] = c;
-    let at = |a: f32, b: f32, s: f32| {
-        let r = 1.0 - s;
-        3.0 * r * r * s * a + 3.0 * r * s * s * b + s * s * s
-    };
+    bezier_at(y1, y2, bezier_solve(x1, x2, u))
+}
+
+/// One coordinate of a normalised cubic bezier whose inner control points have `a` and `b` in
+/// it, at curve parameter `s`.
+#[inline(always)]
+fn bezier_at(a: f32, b: f32, s: f32) -> f32 {
+    let r = 1.0 - s;
+    3.0 * r * r * s * a + 3.0 * r * s * s * b + s * s * s
+}
+
+/// The curve parameter at which a normalised cubic bezier with inner control x coordinates `x1`
+/// and `x2` reaches x = `u`: the costly half of [`bezier`], which [`BezierMemo`] keeps.
+fn bezier_solve(x1: f32, x2: f32, u: f32) -> f32 {
+    let at = bezier_at;
     // Solve x(s) = u: Newton from s = u, then bisection if it wanders (deterministic either way).
     let mut s = u;
     for _ in 0..8 {
@@ -550,7 +561,33 @@ pub fn bezier(c: [f32; 4], u: f32) -> f32 {
             }
         }
     }
-    at(y1, y2, s)
+    s
+}
+
+/// The last bezier solved for a group of channels with the same key times (the same `u`): a
+/// clip's channels usually share their easing, so each group solves it once per sample. The same
+/// inputs give the same `s`, so it changes no bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct BezierMemo {
+    /// `x1`, `x2` and `u` as bits (`None` before the first solve).
+    key: Option<[u32; 3]>,
+    s: f32,
+}
+
+impl BezierMemo {
+    /// A memo holding nothing.
+    pub const EMPTY: BezierMemo = BezierMemo { key: None, s: 0.0 };
+
+    /// [`bezier`], solving for the curve parameter only when `c`'s x coordinates or `u` differ
+    /// from the last call's.
+    #[inline(always)]
+    fn bezier(&mut self, c: [f32; 4], u: f32) -> f32 {
+        let key = Some([c[0].to_bits(), c[2].to_bits(), u.to_bits()]);
+        if key != self.key {
+            *self = BezierMemo { key, s: bezier_solve(c[0], c[2], u) };
+        }
+        bezier_at(c[1], c[3], self.s)
+    }
 }
 
 /// Evaluates a normalised cubic bezier (control points `(x1, y1)`, `(x2, y2)` from (0, 0) to
@@ -665,6 +702,18 @@ pub(crate) fn key_place(keys: &[Key], t: f32) -> KeyPlace {
 /// `points` (empty: computed here).
 #[inline(always)]
 pub(crate) fn sample_placed(keys: &[Key], points: &[[f32; 18]], place: KeyPlace) -> [f32; 4] {
+    let mut memo = BezierMemo::EMPTY;
+    sample_placed_memo(keys, points, place, &mut memo)
+}
+
+/// [`sample_placed`] with a [`BezierMemo`] shared by the channels placed at `place`.
+#[inline(always)]
+pub(crate) fn sample_placed_memo(
+    keys: &[Key],
+    points: &[[f32; 18]],
+    place: KeyPlace,
+    memo: &mut BezierMemo,
+) -> [f32; 4] {
     let (next, u) = match place {
         KeyPlace::First => return keys.first().map_or([0.0; 4], |k| k.values),
         KeyPlace::Last => return keys.last().map_or([0.0; 4], |k| k.values),
@@ -674,7 +723,7 @@ pub(crate) fn sample_placed(keys: &[Key], points: &[[f32; 18]], place: KeyPlace)
     let f = match a.curve {
         Curve::Linear => u,
         Curve::Stepped => return a.values,
-        Curve::Bezier(c) => bezier(c, u),
+        Curve::Bezier(c) => memo.bezier(c, u),
         Curve::SpineBezier(c) => match points.get(next - 1) {
             Some(points) => spine_bezier_at(points, u),
             None => spine_bezier(c, u),
@@ -1898,6 +1947,21 @@ mod tests {
                 let place = key_place(&channels[groups[c.group as usize] as usize].keys, t);
                 let shared = sample_placed(&c.keys, &c.points, place).map(f32::to_bits);
                 assert_eq!(shared, sample_with_points(&c.keys, &c.points, t).map(f32::to_bits), "t {t}");
+            }
+        }
+    }
+
+    /// A memo shared across calls (same curve and time, other easings, other times, NaN)
+    /// gives every call the bits `bezier` gives alone.
+    #[test]
+    fn a_shared_bezier_memo_changes_no_bits() {
+        let curves =
+            [[0.42, 0.0, 0.58, 1.0], [0.42, 0.3, 0.58, -2.0], [0.1, 0.9, 0.2, 0.1], [0.0, 0.0, 1.0, 1.0]];
+        let times = [0.0, 0.25, 0.25, 0.5, 1.0, f32::NAN, f32::from_bits(u32::MAX), 0.7];
+        let mut memo = super::BezierMemo::EMPTY;
+        for u in times {
+            for c in curves.iter().chain(curves.iter().rev()) {
+                assert_eq!(memo.bezier(*c, u).to_bits(), super::bezier(*c, u).to_bits(), "{c:?} at {u}");
             }
         }
     }
