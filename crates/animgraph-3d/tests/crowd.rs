@@ -81,9 +81,9 @@ fn robot_crowd_members_match_single_robots() {
     }
 }
 
-/// A crowd member holds no apply scratch between frames (the crowd lends it its thread's).
-/// Posed directly instead, outside a crowd update, it makes its own once rather than failing,
-/// and poses exactly as the crowd does.
+/// A crowd member holds an empty apply scratch between frames (the crowd lends it its
+/// thread's). Posed directly instead, outside a crowd update, it makes its own once rather than
+/// failing, and poses exactly as the crowd does.
 #[test]
 fn a_member_posed_outside_the_crowd_makes_its_own_scratch() {
     use animgraph_runtime::crowd::CrowdBackend;

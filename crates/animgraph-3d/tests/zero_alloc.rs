@@ -54,8 +54,8 @@ fn inertial_blends_allocate_nothing_and_repeat_bit_for_bit() {
 }
 
 /// What one Robot crowd member holds on the heap: inertial history and offsets only for the
-/// (joint, property) pairs some clip keys (30 of RobotExpressive's 43 x 3), and no apply scratch
-/// (its thread lends it), so a change that grows it shows here.
+/// (joint, property) pairs some clip keys (30 of RobotExpressive's 43 x 3), and an empty apply
+/// scratch (its thread lends it a sized one), so a change that grows it shows here.
 #[test]
 fn a_robot_crowd_member_holds_under_10_kb_of_heap() {
     let dir = format!("{}/../../assets/characters/robot", env!("CARGO_MANIFEST_DIR"));
