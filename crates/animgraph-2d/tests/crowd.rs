@@ -276,15 +276,10 @@ fn crowd_updates_allocate_nothing() {
 /// and poses exactly as the crowd does.
 #[test]
 fn a_member_posed_outside_the_crowd_makes_its_own_scratch() {
-    use animgraph_runtime::crowd::CrowdBackend;
-    use animgraph_runtime::{PoseBackend, SampleBuffer};
+    use animgraph_runtime::PoseBackend;
     let (skeleton, graph) = gbot();
-    let mut crowd = Crowd::new(&graph, Skeleton2DPoseBackend::new(skeleton)).unwrap();
-    crowd.spawn();
-    let bound = Arc::clone(crowd.bound_graph());
-    let mut player = AnimationGraphPlayer::new(Arc::clone(&bound));
-    let mut member = crowd.backend(0).member();
-    let mut buffer = SampleBuffer::with_capacity(bound.sample_capacity(), bound.layer_count());
+    let (mut crowd, mut player, mut member, mut buffer) =
+        animgraph_test_support::crowd::member_apart(&graph, Skeleton2DPoseBackend::new(skeleton));
     let id = ids(&player);
     for f in 0..240u32 {
         let input = Input {

@@ -86,17 +86,12 @@ fn robot_crowd_members_match_single_robots() {
 /// failing, and poses exactly as the crowd does.
 #[test]
 fn a_member_posed_outside_the_crowd_makes_its_own_scratch() {
-    use animgraph_runtime::crowd::CrowdBackend;
-    use animgraph_runtime::{AnimationGraphPlayer, PoseBackend, SampleBuffer};
+    use animgraph_runtime::PoseBackend;
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/robot");
     let skeleton = Arc::new(import_file(format!("{root}/RobotExpressive.glb")).unwrap().skeleton);
     let graph = animgraph_runtime::mres::load_file(format!("{root}/robot.mres")).unwrap().graph.into_graph();
-    let mut crowd = Crowd::new(&graph, Skeleton3DPoseBackend::new(skeleton)).unwrap();
-    crowd.spawn();
-    let bound = Arc::clone(crowd.bound_graph());
-    let mut player = AnimationGraphPlayer::new(Arc::clone(&bound));
-    let mut member = crowd.backend(0).member();
-    let mut buffer = SampleBuffer::with_capacity(bound.sample_capacity(), bound.layer_count());
+    let (mut crowd, mut player, mut member, mut buffer) =
+        animgraph_test_support::crowd::member_apart(&graph, Skeleton3DPoseBackend::new(skeleton));
     let [speed, jump] = ["speed", "jump"].map(|n| player.find_parameter(n).unwrap());
     for frame in 0..240u32 {
         for p in [&mut player, crowd.player_mut(0)] {

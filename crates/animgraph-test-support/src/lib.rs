@@ -12,6 +12,7 @@
 
 pub mod conformance;
 pub mod counting;
+pub mod crowd;
 pub mod graphs;
 
 pub use animgraph_runtime::script::{ClipSpec, RecordingBackend};
