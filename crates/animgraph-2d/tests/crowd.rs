@@ -207,6 +207,50 @@ fn lod_lags_by_whole_samples_and_never_pops() {
     assert_eq!(lod_poses[199], full_poses[199]);
 }
 
+/// Between LOD samples the pose moves only what clips key: GBot's clips key rotations and
+/// translations, so its scale and shear channels and its slot colours stay at setup bit for bit
+/// on every frame, while its rotations do move between samples.
+#[test]
+fn lod_moves_only_what_clips_key() {
+    use animgraph_2d::skeleton::{ROTATION, SCALE_X, SCALE_Y, SHEAR_X, SHEAR_Y};
+    let (skeleton, graph) = gbot();
+    let setup = skeleton.setup.clone();
+    let mut crowd = Crowd::new(&graph, Skeleton2DPoseBackend::new(skeleton)).unwrap();
+    let member = crowd.spawn();
+    crowd.set_lod(member, 4);
+    let id = ids(crowd.player(member));
+    let bits = |values: &[f32]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+    let mut rotations_moved_between_samples = 0;
+    let mut last_rotations = bits(&setup.channels[ROTATION]);
+    for frame in 0..240u32 {
+        let input = Input {
+            speed: (frame % 180) as f32 / 60.0,
+            grounded: true,
+            waving: frame > 90,
+            jump: false,
+            hurt: false,
+        };
+        set(crowd.player_mut(member), &id, input);
+        crowd.update(1.0 / 60.0);
+        let pose = &crowd.backend(member).pose;
+        for c in [SCALE_X, SCALE_Y, SHEAR_X, SHEAR_Y] {
+            assert_eq!(bits(&pose.channels[c]), bits(&setup.channels[c]), "frame {frame}: channel {c}");
+        }
+        let colors =
+            |p: &animgraph_2d::Pose| p.colors.iter().flatten().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(colors(pose), colors(&setup), "frame {frame}: colours");
+        let rotations = bits(&pose.channels[ROTATION]);
+        if frame % 4 != 0 && rotations != last_rotations {
+            rotations_moved_between_samples += 1;
+        }
+        last_rotations = rotations;
+    }
+    assert!(
+        rotations_moved_between_samples > 100,
+        "{rotations_moved_between_samples} interpolated frames moved"
+    );
+}
+
 #[test]
 fn crowd_updates_allocate_nothing() {
     let (skeleton, graph) = gbot();
