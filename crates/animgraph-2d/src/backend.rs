@@ -889,7 +889,9 @@ impl Skeleton2DPoseBackend {
 /// transforms, colours, deform offsets and constraint values move linearly towards the sample
 /// (world transforms are interpolated, not recomputed: constraints are not solved again);
 /// attachments, draw order, inherit modes and sequence frames switch when the pose arrives.
-/// Clip events fire on every frame, sampled or not.
+/// Channel blocks no clip keys (on skeletons without constraints) and colours no clip keys are
+/// at setup in every applied pose, so they are left alone. Clip events fire on every frame,
+/// sampled or not.
 impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
     type Scratch = Option<Box<ApplyScratch>>;
     type Keyframe = Keyframe2D;
