@@ -1,7 +1,7 @@
 //! Attachments resolved for drawing and deformation: geometry (rigid or weighted vertices,
 //! triangles, texture coordinates in page pixels), skins, deform storage, and world vertices.
 //!
-//! Everything here is computed once when a [`Skeleton2D`](crate::Skeleton2D) is built, from the
+//! Everything here is computed once when a [`Skeleton2D`] is built, from the
 //! `.mskel` data: a region becomes a quad whose corners include Spine's whitespace stripping and
 //! whose texture coordinates include the atlas rotation; a mesh's region UVs (0..1 over its
 //! region) become page pixels the way Spine's `MeshAttachment.updateRegion` computes them; a
