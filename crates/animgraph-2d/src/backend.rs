@@ -77,28 +77,6 @@ pub struct Skeleton2DPoseBackend {
     /// Inertial blending's storage, made by `prepare_inertial` (graphs with inertial
     /// transitions only).
     inertial: Option<Box<Inertial2D>>,
-    /// What can differ from setup in an applied pose ([`moving_values`]); animation LOD moves
-    /// only these towards a sample.
-    moving: u8,
-}
-
-/// The bit of [`Skeleton2DPoseBackend::moving`] for slot colours (bits 0 to 6 are the bone
-/// channels).
-const MOVING_COLORS: u8 = 1 << CHANNELS;
-
-/// Which of a pose's values `apply` can leave away from setup: bit `c` for bone channel `c`
-/// when some clip keys it (every channel when the skeleton has constraints, which store the
-/// applied values of the bones they move), [`MOVING_COLORS`] when some clip keys slot colours.
-/// The others are at setup in every applied pose and keyframe.
-fn moving_values(skeleton: &Skeleton2D) -> u8 {
-    let mut bits = if skeleton.order.is_empty() { 0 } else { (1 << CHANNELS) - 1 };
-    for clip in &skeleton.clips {
-        bits |= clip.channels.iter().fold(0, |b, c| b | c.bits);
-        if !clip.colors.is_empty() {
-            bits |= MOVING_COLORS;
-        }
-    }
-    bits
 }
 
 /// What a 2D backend's `apply` uses only while it runs: per-layer sums and deltas. Empty in a
@@ -204,7 +182,6 @@ impl Skeleton2DPoseBackend {
             events,
             events_dropped: self.events_dropped,
             inertial: self.inertial.clone(),
-            moving: self.moving,
         }
     }
 }
@@ -246,7 +223,6 @@ impl Skeleton2DPoseBackend {
             events: Vec::with_capacity(MAX_EVENTS_PER_APPLY),
             events_dropped: 0,
             inertial: None,
-            moving: moving_values(&skeleton),
             skeleton,
         }
     }
@@ -942,7 +918,7 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
         // loops over the contiguous values. Blocks no clip keys are at setup in both (and so
         // are the colours when no clip keys them): they are left alone.
         let (values, to) = (pose.channels.as_mut_slice(), target.channels.as_slice());
-        let moving = self.moving;
+        let moving = self.skeleton.moving;
         for c in (0..CHANNELS).filter(|&c| c != ROTATION && moving & (1 << c) != 0) {
             let block = c * bones..(c + 1) * bones;
             for (v, t) in values[block.clone()].iter_mut().zip(&to[block]) {
@@ -970,7 +946,7 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
             w.matrix2 += (t.matrix2 - w.matrix2) * f;
             w.translation += (t.translation - w.translation) * f;
         }
-        if moving & MOVING_COLORS != 0 {
+        if moving & crate::skeleton::MOVING_COLORS != 0 {
             for (c, t) in pose.colors.iter_mut().zip(&target.colors) {
                 for (v, t) in c.iter_mut().zip(t) {
                     towards(v, *t, f);
@@ -1002,27 +978,5 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{MOVING_COLORS, moving_values};
-    use crate::skeleton::{CHANNELS, ROTATION, X, Y};
-    use crate::{Skeleton2D, Skeleton2DData};
-
-    /// What animation LOD moves: GBot (no constraints) only the channels its clips key; a
-    /// skeleton with constraints every bone channel, as constraints store the applied values of
-    /// the bones they move.
-    #[test]
-    fn lod_moves_keyed_channels_and_every_channel_under_constraints() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot");
-        let gbot = Skeleton2D::new(Skeleton2DData::load(format!("{dir}/gbot.mskel")).unwrap()).unwrap();
-        assert_eq!(moving_values(&gbot), 1 << X | 1 << Y | 1 << ROTATION);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/spine/oracle/ik-features.json");
-        let text = std::fs::read_to_string(path).unwrap();
-        let ik = crate::spine::import_spine_with_atlas(&text, None).unwrap();
-        let ik = Skeleton2D::new(ik.data).unwrap();
-        assert_eq!(moving_values(&ik) & !MOVING_COLORS, (1 << CHANNELS) - 1);
     }
 }

@@ -410,6 +410,24 @@ pub(crate) struct MixChannel {
     pub points: Vec<[f32; 18]>,
 }
 
+/// The bit of [`Skeleton2D::moving`] for slot colours (bits 0 to 6 are the bone channels).
+pub(crate) const MOVING_COLORS: u8 = 1 << CHANNELS;
+
+/// Which of a pose's values `apply` can leave away from setup: bit `c` for bone channel `c`
+/// when some clip keys it (every channel when there are constraints, which store the applied
+/// values of the bones they move), [`MOVING_COLORS`] when some clip keys slot colours. The
+/// others are at setup in every applied pose and keyframe.
+fn moving_values(clips: &[BoundClip], order: &[Constraint]) -> u8 {
+    let mut bits = if order.is_empty() { 0 } else { (1 << CHANNELS) - 1 };
+    for clip in clips {
+        bits |= clip.channels.iter().fold(0, |b, c| b | c.bits);
+        if !clip.colors.is_empty() {
+            bits |= MOVING_COLORS;
+        }
+    }
+    bits
+}
+
 /// Sets each channel's [`group`](Channel::group): channels whose key times are the same bits
 /// share one; returns each group's first channel.
 fn group_by_key_times(channels: &mut [Channel]) -> Vec<u32> {
@@ -504,6 +522,9 @@ pub struct Skeleton2D {
     pub(crate) path: Vec<crate::path::BoundPath>,
     /// Every constraint in update order.
     pub(crate) order: Vec<Constraint>,
+    /// What `apply` can leave away from setup ([`moving_values`]): animation LOD moves only
+    /// these towards a sample.
+    pub(crate) moving: u8,
     /// Per bone: posed only while a chosen skin activates it.
     pub(crate) skin_required: Vec<bool>,
     /// Per constraint in update order: its target bone, and whether it needs a skin.
@@ -1119,6 +1140,7 @@ impl Skeleton2D {
             .collect();
         let skin_required: Vec<bool> = data.bones.iter().map(|b| b.skin_required).collect();
         let crate::attachment::Bound { geometry, skins, key_of, deform_ranges, .. } = bound;
+        let moving = moving_values(&clips, &order);
         let mut skeleton = Skeleton2D {
             data,
             parents,
@@ -1134,6 +1156,7 @@ impl Skeleton2D {
             ik,
             transform,
             path,
+            moving,
             order,
             skin_required,
             constraint_needs,
@@ -1964,6 +1987,23 @@ mod tests {
                 assert_eq!(memo.bezier(*c, u).to_bits(), super::bezier(*c, u).to_bits(), "{c:?} at {u}");
             }
         }
+    }
+
+    /// What animation LOD moves: GBot (no constraints) only the channels its clips key; a
+    /// skeleton with constraints every bone channel, as constraints store the applied values of
+    /// the bones they move.
+    #[test]
+    fn lod_moves_keyed_channels_and_every_channel_under_constraints() {
+        use super::{CHANNELS, MOVING_COLORS, ROTATION, X, Y};
+        use crate::{Skeleton2D, Skeleton2DData};
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot");
+        let gbot = Skeleton2D::new(Skeleton2DData::load(format!("{dir}/gbot.mskel")).unwrap()).unwrap();
+        assert_eq!(gbot.moving, 1 << X | 1 << Y | 1 << ROTATION);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/spine/oracle/ik-features.json");
+        let text = std::fs::read_to_string(path).unwrap();
+        let ik = crate::spine::import_spine_with_atlas(&text, None).unwrap();
+        let ik = Skeleton2D::new(ik.data).unwrap();
+        assert_eq!(ik.moving & !MOVING_COLORS, (1 << CHANNELS) - 1);
     }
 
     #[test]

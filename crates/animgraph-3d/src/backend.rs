@@ -524,8 +524,7 @@ impl PoseBackend for Skeleton3DPoseBackend {
         if !self.scratch.sized {
             // A crowd member applied without its thread's scratch swapped in makes its own once
             // (and keeps it) rather than failing.
-            *self.scratch =
-                ApplyScratch::for_skeleton(&self.skeleton, self.inertial.as_ref().map(|i| i.samples));
+            self.scratch = animgraph_runtime::crowd::CrowdBackend::new_scratch(self);
         }
         let starting = self.inertial.is_some() && animgraph_runtime::core::inertial::starts(layers);
         if starting {
