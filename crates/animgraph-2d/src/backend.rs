@@ -322,6 +322,53 @@ fn fire_events(events: &mut Vec<SkeletonEvent>, dropped: &mut usize, clip: &Boun
 /// The one rule of which samples fire their clip's events (for `apply` and for a crowd's
 /// frames that are not sampled): those weighing at least their layer's event threshold (the
 /// layer itself weighing more than 0, checked by the callers).
+
+/// Resets what clips can key to setup before the layers blend: only the values in `moving`
+/// (the skeleton's [`moving`](crate::skeleton::Skeleton2D) mask; contiguous channel blocks in
+/// one copy). The rest no clip keys: it is at setup already, or what the game set, and a
+/// crowd frame writes none of its memory.
+fn reset_to_setup(pose: &mut Pose, setup: &Pose, moving: u16) {
+    use crate::skeleton::{
+        MOVING_ATTACHMENTS, MOVING_COLORS, MOVING_DEFORM, MOVING_DRAW_ORDER, MOVING_INHERIT, MOVING_MIXES,
+        MOVING_SEQUENCES,
+    };
+    let bones = pose.channels.bones();
+    let (values, from) = (pose.channels.as_mut_slice(), setup.channels.as_slice());
+    let mut c = 0;
+    while c < CHANNELS {
+        if moving & (1 << c) == 0 {
+            c += 1;
+            continue;
+        }
+        let start = c;
+        while c < CHANNELS && moving & (1 << c) != 0 {
+            c += 1;
+        }
+        values[start * bones..c * bones].copy_from_slice(&from[start * bones..c * bones]);
+    }
+    if moving & MOVING_COLORS != 0 {
+        pose.colors.copy_from_slice(&setup.colors);
+    }
+    if moving & MOVING_ATTACHMENTS != 0 {
+        pose.attachment_keys.copy_from_slice(&setup.attachment_keys);
+    }
+    if moving & MOVING_DEFORM != 0 {
+        pose.deform.fill(0.0);
+    }
+    if moving & MOVING_SEQUENCES != 0 {
+        pose.sequences.fill(None);
+    }
+    if moving & MOVING_INHERIT != 0 {
+        pose.inherit.copy_from_slice(&setup.inherit);
+    }
+    if moving & MOVING_DRAW_ORDER != 0 {
+        pose.draw_order.copy_from_slice(&setup.draw_order);
+    }
+    if moving & MOVING_MIXES != 0 {
+        pose.ik.copy_from_slice(&setup.ik);
+        pose.mixes.copy_from_slice(&setup.mixes);
+    }
+}
 fn fire_sample_events(
     events: &mut Vec<SkeletonEvent>,
     dropped: &mut usize,
@@ -446,17 +493,7 @@ impl Skeleton2DPoseBackend {
         let skeleton = &*self.skeleton;
         let setup = &skeleton.setup;
         let pose = &mut self.pose;
-        for c in 0..CHANNELS {
-            pose.channels[c].copy_from_slice(&setup.channels[c]);
-        }
-        pose.colors.copy_from_slice(&setup.colors);
-        pose.attachment_keys.copy_from_slice(&setup.attachment_keys);
-        pose.deform.fill(0.0);
-        pose.sequences.fill(None);
-        pose.inherit.copy_from_slice(&setup.inherit);
-        pose.draw_order.copy_from_slice(&setup.draw_order);
-        pose.ik.copy_from_slice(&setup.ik);
-        pose.mixes.copy_from_slice(&setup.mixes);
+        reset_to_setup(pose, setup, skeleton.moving);
         self.events.clear();
         self.events_dropped = 0;
 

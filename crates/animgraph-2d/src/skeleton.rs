@@ -411,18 +411,43 @@ pub(crate) struct MixChannel {
 }
 
 /// The bit of [`Skeleton2D::moving`] for slot colours (bits 0 to 6 are the bone channels).
-pub(crate) const MOVING_COLORS: u8 = 1 << CHANNELS;
+pub(crate) const MOVING_COLORS: u16 = 1 << CHANNELS;
+/// The bit of [`Skeleton2D::moving`] for the slots' attachment keys.
+pub(crate) const MOVING_ATTACHMENTS: u16 = 1 << (CHANNELS + 1);
+/// The bit of [`Skeleton2D::moving`] for the bones' inherit modes.
+pub(crate) const MOVING_INHERIT: u16 = 1 << (CHANNELS + 2);
+/// The bit of [`Skeleton2D::moving`] for the draw order.
+pub(crate) const MOVING_DRAW_ORDER: u16 = 1 << (CHANNELS + 3);
+/// The bit of [`Skeleton2D::moving`] for the slots' sequence frames.
+pub(crate) const MOVING_SEQUENCES: u16 = 1 << (CHANNELS + 4);
+/// The bit of [`Skeleton2D::moving`] for mesh deform offsets.
+pub(crate) const MOVING_DEFORM: u16 = 1 << (CHANNELS + 5);
+/// The bit of [`Skeleton2D::moving`] for constraint mixes and IK states.
+pub(crate) const MOVING_MIXES: u16 = 1 << (CHANNELS + 6);
 
 /// Which of a pose's values `apply` can leave away from setup: bit `c` for bone channel `c`
-/// when some clip keys it (every channel when there are constraints, which store the applied
-/// values of the bones they move), [`MOVING_COLORS`] when some clip keys slot colours. The
-/// others are at setup in every applied pose and keyframe.
-fn moving_values(clips: &[BoundClip], order: &[Constraint]) -> u8 {
+/// when some clip keys it, [`MOVING_COLORS`] when some clip keys slot colours, and so on for
+/// each kind of value clips key (the `MOVING_*` bits); every bone channel when there are
+/// constraints, which store the applied values of the bones they move (they only read the
+/// other values). The others are at setup in every applied pose and keyframe, unless the game
+/// changed them: `apply` neither resets nor moves them.
+fn moving_values(clips: &[BoundClip], order: &[Constraint]) -> u16 {
     let mut bits = if order.is_empty() { 0 } else { (1 << CHANNELS) - 1 };
     for clip in clips {
-        bits |= clip.channels.iter().fold(0, |b, c| b | c.bits);
-        if !clip.colors.is_empty() {
-            bits |= MOVING_COLORS;
+        bits |= clip.channels.iter().fold(0, |b, c| b | u16::from(c.bits));
+        let kinds = [
+            (!clip.colors.is_empty(), MOVING_COLORS),
+            (!clip.attachments.is_empty(), MOVING_ATTACHMENTS),
+            (!clip.inherit.is_empty(), MOVING_INHERIT),
+            (!clip.draw_order.is_empty(), MOVING_DRAW_ORDER),
+            (!clip.sequence.is_empty(), MOVING_SEQUENCES),
+            (!clip.deform.is_empty(), MOVING_DEFORM),
+            (!clip.mixes.is_empty() || !clip.ik.is_empty(), MOVING_MIXES),
+        ];
+        for (keyed, bit) in kinds {
+            if keyed {
+                bits |= bit;
+            }
         }
     }
     bits
@@ -524,7 +549,7 @@ pub struct Skeleton2D {
     pub(crate) order: Vec<Constraint>,
     /// What `apply` can leave away from setup ([`moving_values`]): animation LOD moves only
     /// these towards a sample.
-    pub(crate) moving: u8,
+    pub(crate) moving: u16,
     /// Per bone: posed only while a chosen skin activates it.
     pub(crate) skin_required: Vec<bool>,
     /// Per constraint in update order: its target bone, and whether it needs a skin.
@@ -1989,12 +2014,12 @@ mod tests {
         }
     }
 
-    /// What animation LOD moves: GBot (no constraints) only the channels its clips key; a
-    /// skeleton with constraints every bone channel, as constraints store the applied values of
-    /// the bones they move.
+    /// What `apply` resets and animation LOD moves: GBot (no constraints) only the channels
+    /// its clips key; a skeleton with constraints every bone channel, as constraints store the
+    /// applied values of the bones they move, and of the other values those its clips key.
     #[test]
     fn lod_moves_keyed_channels_and_every_channel_under_constraints() {
-        use super::{CHANNELS, MOVING_COLORS, ROTATION, X, Y};
+        use super::{CHANNELS, MOVING_COLORS, MOVING_MIXES, ROTATION, X, Y};
         use crate::{Skeleton2D, Skeleton2DData};
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/characters/gbot");
         let gbot = Skeleton2D::new(Skeleton2DData::load(format!("{dir}/gbot.mskel")).unwrap()).unwrap();
@@ -2003,7 +2028,9 @@ mod tests {
         let text = std::fs::read_to_string(path).unwrap();
         let ik = crate::spine::import_spine_with_atlas(&text, None).unwrap();
         let ik = Skeleton2D::new(ik.data).unwrap();
-        assert_eq!(ik.moving & !MOVING_COLORS, (1 << CHANNELS) - 1);
+        // ik-features keys IK mixes and no colours.
+        assert_eq!(ik.moving, (1 << CHANNELS) - 1 | MOVING_MIXES);
+        assert_eq!(ik.moving & MOVING_COLORS, 0);
     }
 
     #[test]

@@ -207,6 +207,42 @@ fn lod_lags_by_whole_samples_and_never_pops() {
     assert_eq!(lod_poses[199], full_poses[199]);
 }
 
+/// `apply` resets to setup only what the skeleton's clips key: a tint the game gives GBot's
+/// slots (no GBot clip keys colours) and a shear (no clip keys shear) stay as the game set them,
+/// frame after frame, as in Spine's runtime; a rotation the game sets on a keyed bone is
+/// replaced by the clips' at the next apply.
+#[test]
+fn apply_keeps_what_no_clip_keys() {
+    use animgraph_2d::skeleton::{ROTATION, SHEAR_X};
+    use animgraph_runtime::PoseBackend;
+    let (skeleton, graph) = gbot();
+    let setup = skeleton.setup.clone();
+    let mut backend = Skeleton2DPoseBackend::new(skeleton);
+    let mut player = AnimationGraphPlayer::bind(&graph, &mut backend).unwrap();
+    let bound = player.bound_graph().clone();
+    let mut buffer =
+        animgraph_runtime::SampleBuffer::with_capacity(bound.sample_capacity(), bound.layer_count());
+    let id = ids(&player);
+    let tint = [1.0, 0.25, 0.25, 1.0, 0.0, 0.0, 0.0];
+    for frame in 0..120u32 {
+        set(
+            &mut player,
+            &id,
+            Input { speed: 1.5, grounded: true, waving: frame > 60, jump: false, hurt: false },
+        );
+        backend.pose.colors[0] = tint;
+        backend.pose.channels[SHEAR_X][1] = 7.0;
+        backend.pose.channels[ROTATION][1] = 1234.0;
+        player.advance(1.0 / 60.0, &mut buffer);
+        backend.apply(buffer.samples(), buffer.layers());
+        let pose = &backend.pose;
+        assert_eq!(pose.colors[0], tint, "frame {frame}: the game's tint");
+        assert_eq!(pose.colors[1..], setup.colors[1..], "frame {frame}: the other slots");
+        assert_eq!(pose.channels[SHEAR_X][1], 7.0, "frame {frame}: the game's shear");
+        assert_ne!(pose.channels[ROTATION][1], 1234.0, "frame {frame}: the clips' rotation");
+    }
+}
+
 /// Between LOD samples the pose moves only what clips key: GBot's clips key rotations and
 /// translations, so its scale and shear channels and its slot colours stay at setup bit for bit
 /// on every frame, while its rotations do move between samples.
