@@ -319,10 +319,6 @@ fn fire_events(events: &mut Vec<SkeletonEvent>, dropped: &mut usize, clip: &Boun
     }
 }
 
-/// The one rule of which samples fire their clip's events (for `apply` and for a crowd's
-/// frames that are not sampled): those weighing at least their layer's event threshold (the
-/// layer itself weighing more than 0, checked by the callers).
-
 /// Resets what clips can key to setup before the layers blend: only the values in `moving`
 /// (the skeleton's [`moving`](crate::skeleton::Skeleton2D) mask; contiguous channel blocks in
 /// one copy). The rest no clip keys: it is at setup already, or what the game set, and a
@@ -369,6 +365,10 @@ fn reset_to_setup(pose: &mut Pose, setup: &Pose, moving: u16) {
         pose.mixes.copy_from_slice(&setup.mixes);
     }
 }
+
+/// The one rule of which samples fire their clip's events (for `apply` and for a crowd's
+/// frames that are not sampled): those weighing at least their layer's event threshold (the
+/// layer itself weighing more than 0, checked by the callers).
 fn fire_sample_events(
     events: &mut Vec<SkeletonEvent>,
     dropped: &mut usize,

@@ -2029,7 +2029,7 @@ mod tests {
         let ik = crate::spine::import_spine_with_atlas(&text, None).unwrap();
         let ik = Skeleton2D::new(ik.data).unwrap();
         // ik-features keys IK mixes and no colours.
-        assert_eq!(ik.moving, (1 << CHANNELS) - 1 | MOVING_MIXES);
+        assert_eq!(ik.moving, ((1 << CHANNELS) - 1) | MOVING_MIXES);
         assert_eq!(ik.moving & MOVING_COLORS, 0);
     }
 

@@ -78,7 +78,7 @@ pub(crate) trait Weighted: Copy + Default {
 }
 
 /// A running mix: seconds elapsed, its duration, and what its owner keeps with it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Mix<X> {
     pub elapsed: f32,
     pub duration: f32,
@@ -107,17 +107,32 @@ impl<X> Mix<X> {
 /// while a mix runs; `sources.len() < capacity <= STACK_STORAGE` (a full stack drops before it
 /// grows), so its inline storage never overflows.
 ///
-/// `repr(C)`, in the order a frame reads it: the scalars, the mix, the target, then the sources
-/// (their first entries next to the rest), so a crowd frame touches a few adjacent cache lines
-/// of each stack, not lines scattered over its storage.
-#[derive(Debug)]
+/// `repr(C)`, what every frame reads first: one word of scalars (the current index, the
+/// capacity, whether a mix runs and a target plays), then the sources (the first right after),
+/// then the target and the mix, read only while a mix runs. A layer that plays one state
+/// touches the stack's first 72 bytes; the target's and the mix's storage keep their last
+/// values while unused (never read: the flags say).
 #[repr(C)]
 pub(crate) struct BlendStack<E, X> {
-    current: usize,
-    capacity: usize,
-    mix: Option<Mix<X>>,
-    target: Option<E>,
+    current: u8,
+    capacity: u8,
+    has_mix: bool,
+    has_target: bool,
     sources: Inline<E, STACK_STORAGE>,
+    target: E,
+    mix: Mix<X>,
+}
+
+impl<E: std::fmt::Debug, X: std::fmt::Debug> std::fmt::Debug for BlendStack<E, X> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlendStack")
+            .field("current", &self.current)
+            .field("capacity", &self.capacity)
+            .field("sources", &&self.sources[..])
+            .field("target", &self.has_target.then_some(&self.target))
+            .field("mix", &self.has_mix.then_some(&self.mix))
+            .finish()
+    }
 }
 
 impl<E: Copy, X: Copy> Clone for BlendStack<E, X> {
@@ -128,14 +143,22 @@ impl<E: Copy, X: Copy> Clone for BlendStack<E, X> {
 
 impl<E: Copy, X: Copy> Copy for BlendStack<E, X> {}
 
-impl<E: Weighted, X: Copy> BlendStack<E, X> {
+impl<E: Weighted, X: Copy + Default> BlendStack<E, X> {
     /// A stack of at most `capacity` entries (sources and target), playing `first` alone.
     pub fn new(capacity: usize, first: Option<E>) -> Self {
         let mut sources = Inline::new();
         if let Some(first) = first {
             sources.push(first);
         }
-        BlendStack { sources, current: 0, target: None, mix: None, capacity: capacity.min(STACK_STORAGE) }
+        BlendStack {
+            current: 0,
+            capacity: capacity.min(STACK_STORAGE) as u8,
+            has_mix: false,
+            has_target: false,
+            sources,
+            target: E::default(),
+            mix: Mix::default(),
+        }
     }
 
     /// Entries mixing out (all of them, with weight 1 for the one, while no mix runs).
@@ -148,55 +171,56 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
     /// # Panics
     /// If the stack is empty (a graph layer never is).
     pub fn current(&self) -> &E {
-        &self.sources[self.current]
+        &self.sources[self.current as usize]
     }
 
     /// The current entry's index among the sources.
     pub fn current_index(&self) -> usize {
-        self.current
+        self.current as usize
     }
 
     /// Makes another source the current one.
     pub fn set_current(&mut self, index: usize) {
         debug_assert!(index < self.sources.len());
-        self.current = index;
+        self.current = index as u8;
     }
 
     /// The running mix's target.
     pub fn target(&self) -> Option<&E> {
-        self.target.as_ref()
+        self.has_target.then_some(&self.target)
     }
 
     /// The newest entry: the target, else the current source.
     pub fn newest(&self) -> Option<&E> {
-        self.target.as_ref().or(self.sources.get(self.current))
+        self.target().or(self.sources.get(self.current as usize))
     }
 
     /// The running mix.
     pub fn mix(&self) -> Option<&Mix<X>> {
-        self.mix.as_ref()
+        self.has_mix.then_some(&self.mix)
     }
 
     /// The running mix, to advance it.
     pub fn mix_mut(&mut self) -> Option<&mut Mix<X>> {
-        self.mix.as_mut()
+        if self.has_mix { Some(&mut self.mix) } else { None }
     }
 
     /// The running mix's progress.
     pub fn progress(&self) -> Option<f32> {
-        self.mix.as_ref().map(Mix::progress)
+        self.mix().map(Mix::progress)
     }
 
     /// Every entry, sources first, then the target.
     pub fn entries_mut(&mut self) -> impl Iterator<Item = &mut E> {
-        self.sources.iter_mut().chain(self.target.iter_mut())
+        let target = if self.has_target { Some(&mut self.target) } else { None };
+        self.sources.iter_mut().chain(target)
     }
 
     /// Each entry with the weight it contributes now (sources first, then the target).
     pub fn emitted(&self) -> impl Iterator<Item = (&E, f32)> {
-        let p = self.mix.as_ref().map(Mix::weight);
+        let p = self.mix().map(Mix::weight);
         let sources = self.sources.iter().map(move |s| (s, s.weight() * p.map_or(1.0, |p| 1.0 - p)));
-        sources.chain(self.target.iter().zip(p))
+        sources.chain(self.target().into_iter().zip(p))
     }
 
     /// One entry replaces everything: weight 1, no mix.
@@ -204,34 +228,37 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
         self.sources.clear();
         self.sources.push(entry);
         self.current = 0;
-        self.target = None;
-        self.mix = None;
+        self.has_target = false;
+        self.has_mix = false;
     }
 
     /// Empties the stack (a code track with nothing left to play).
     pub fn clear(&mut self) {
         self.sources.clear();
         self.current = 0;
-        self.target = None;
-        self.mix = None;
+        self.has_target = false;
+        self.has_mix = false;
     }
 
     /// Freezes a running mix into the sources (see the module docs): returns the source dropped
     /// to make room, if the stack was full. `pin_current` keeps the current source from being
     /// dropped. Does nothing while no mix runs.
     pub fn freeze(&mut self, pin_current: bool) -> Option<E> {
-        let (Some(mix), Some(target)) = (self.mix, self.target) else { return None };
+        let (Some(&mix), Some(&target)) = (self.mix(), self.target()) else { return None };
         let t = mix.weight();
         for s in self.sources.iter_mut() {
             s.set_weight(s.weight() * (1.0 - t));
         }
-        let dropped =
-            if self.sources.len() >= self.capacity - 1 { self.drop_lightest(pin_current) } else { None };
+        let dropped = if self.sources.len() >= usize::from(self.capacity) - 1 {
+            self.drop_lightest(pin_current)
+        } else {
+            None
+        };
         let mut frozen = target;
         frozen.set_weight(t);
         self.sources.push(frozen);
-        self.target = None;
-        self.mix = None;
+        self.has_target = false;
+        self.has_mix = false;
         dropped
     }
 
@@ -240,13 +267,13 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
     fn drop_lightest(&mut self, pin_current: bool) -> Option<E> {
         let mut lightest: Option<(usize, f32)> = None;
         for (i, s) in self.sources.iter().enumerate() {
-            if (!pin_current || i != self.current) && lightest.is_none_or(|(_, w)| s.weight() < w) {
+            if (!pin_current || i != self.current as usize) && lightest.is_none_or(|(_, w)| s.weight() < w) {
                 lightest = Some((i, s.weight()));
             }
         }
         let (index, _) = lightest?;
         let dropped = self.sources.remove(index);
-        if self.current > index {
+        if self.current as usize > index {
             self.current -= 1;
         }
         let total: f32 = self.sources.iter().map(Weighted::weight).sum();
@@ -261,14 +288,15 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
 
     /// Starts a mix to `entry` (after [`freeze`](Self::freeze) when one was running).
     pub fn begin_mix(&mut self, entry: E, mix: Mix<X>) {
-        debug_assert!(self.target.is_none(), "freeze a running mix first");
-        self.target = Some(entry);
-        self.mix = Some(mix);
+        debug_assert!(!self.has_target, "freeze a running mix first");
+        (self.target, self.has_target) = (entry, true);
+        (self.mix, self.has_mix) = (mix, true);
     }
 
     /// The mix ends: its target becomes the only source, weight 1.
     pub fn complete(&mut self) {
-        let Some(mut target) = self.target.take() else { return };
+        let Some(&mut mut target) = self.target_mut() else { return };
+        self.has_target = false;
         target.set_weight(1.0);
         self.cut(target);
     }
@@ -281,12 +309,12 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
                 i += 1;
             } else {
                 self.sources.remove(i);
-                if self.current > i {
+                if self.current as usize > i {
                     self.current -= 1;
                 }
             }
         }
-        self.current = self.current.min(self.sources.len().saturating_sub(1));
+        self.current = self.current.min(self.sources.len().saturating_sub(1) as u8);
     }
 
     /// The sources, to advance their clocks or rebuild them from replicated state (keep them
@@ -297,13 +325,19 @@ impl<E: Weighted, X: Copy> BlendStack<E, X> {
 
     /// Sets the target and mix directly (replication restores them as they were).
     pub fn set_target(&mut self, target: Option<E>, mix: Option<Mix<X>>) {
-        self.target = target;
-        self.mix = mix;
+        self.has_target = target.is_some();
+        self.has_mix = mix.is_some();
+        if let Some(target) = target {
+            self.target = target;
+        }
+        if let Some(mix) = mix {
+            self.mix = mix;
+        }
     }
 
     /// The target, to advance its clock.
     pub fn target_mut(&mut self) -> Option<&mut E> {
-        self.target.as_mut()
+        if self.has_target { Some(&mut self.target) } else { None }
     }
 }
 

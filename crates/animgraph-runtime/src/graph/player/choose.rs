@@ -97,7 +97,9 @@ impl AnimationGraphPlayer {
             }
             return;
         }
-        if !self.layers[layer].travel_left().is_empty() {
+        // Only `Path` layers plan hops: a `Direct` layer's frame reads none of the travel storage.
+        let path = self.graph.layers[layer].travel_mode == TravelMode::Path;
+        if path && !self.layers[layer].travel_left().is_empty() {
             // A path travel owns the layer until its last hop has started: each hop starts when
             // the one before has completed, and no other transition is checked meanwhile.
             if self.layers[layer].stack.mix().is_none() {

@@ -21,8 +21,10 @@ impl AnimationGraphPlayer {
         if let Some(ex) = self.explain.as_deref_mut() {
             ex.begin(self.layers.len());
         }
-        for layer in 0..self.layers.len() {
-            self.flush_closing(layer);
+        if std::mem::take(&mut self.closing) {
+            for layer in 0..self.layers.len() {
+                self.flush_closing(layer);
+            }
         }
         for layer in 0..self.layers.len() {
             self.enter_entries(layer);

@@ -53,7 +53,7 @@ impl Weighted for Instance {
 }
 
 /// What a graph layer keeps with its running mix.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Running {
     /// The graph transition (`None` for travel).
     pub transition: Option<TransitionId>,
@@ -83,8 +83,13 @@ pub(crate) enum Side {
 /// - bit `d` of `current_exited` (`target_exited`) is set only while the current (target)
 ///   leaf's enclosing sub-machine at depth `d` has fired `<exit>`; a new target starts with none;
 /// - `weight` is finite and in 0..=1.
+///
+/// `repr(C)`, aligned to a cache line, hot first: what every frame reads (the scalars, the
+/// inertial blend, the open windows, the stack's scalars and first source) is the first 128
+/// bytes, two cache lines; the rest (the stack's other entries, the target and the mix while
+/// one runs, windows to close after a restore, `Path` travel) only when in use.
 #[derive(Clone, Debug)]
-#[repr(C)]
+#[repr(C, align(64))]
 pub(crate) struct LayerRun {
     /// Bit d: the current state's enclosing sub-machine at depth d has exited.
     pub current_exited: u32,
@@ -94,20 +99,21 @@ pub(crate) struct LayerRun {
     pub weight: f32,
     pub event_threshold: f32,
     pub pending_travel: Option<StateId>,
-    /// The windows open now, of the state that owns them (the target while a mix runs, else
-    /// the current state).
-    pub windows: OpenWindows,
-    /// Windows a restore or rebind closed: their `WindowEnd` is raised at the next advance.
-    pub closing: OpenWindows,
-    /// A `Path` travel's planned hops (storage reserved at construction for `Path` layers) and
-    /// the next one to start.
-    pub travel: Vec<TransitionId>,
-    pub travel_next: usize,
     /// The inertial blend running (from an inertial transition's start until its duration has
     /// passed, even when a crossfade interrupts it: the backend's offset keeps decaying).
     pub inertial: Option<crate::core::InertialBlend>,
-    /// Last (`repr(C)`): the scalars above share the cache line before the stack's own.
+    /// The windows open now, of the state that owns them (the target while a mix runs, else
+    /// the current state).
+    pub windows: OpenWindows,
+    /// Its scalars and first source end the first 128 bytes.
     pub stack: BlendStack<Instance, Running>,
+    /// Windows a restore or rebind closed: their `WindowEnd` is raised at the next advance
+    /// (read only when the player's `closing` flag says some layer has any).
+    pub closing: OpenWindows,
+    /// A `Path` travel's planned hops (storage reserved at construction for `Path` layers) and
+    /// the next one to start (read only on `Path` layers).
+    pub travel: Vec<TransitionId>,
+    pub travel_next: usize,
 }
 
 /// Which windows of one playing instance are open: bit `i` is the state's `i`th window.
@@ -330,5 +336,33 @@ pub(super) fn phase_timing(phase: f64, prev: f64, length: f32, looping: bool) ->
         ((phase * length) as f32, (prev * length) as f32, looped)
     } else {
         ((phase.clamp(0.0, 1.0) * length) as f32, (prev.clamp(0.0, 1.0) * length) as f32, false)
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What every frame reads of a layer playing one state (the scalars, the inertial blend,
+    /// the open windows, the stack's scalars and first source) is the first two cache lines of
+    /// a cache-line-aligned `LayerRun`; the stack's cold storage and the closing windows follow.
+    #[test]
+    fn a_layer_frame_reads_two_cache_lines() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(align_of::<LayerRun>(), 64);
+        let run = LayerRun::new(Instance::default(), 1.0, 0.5, 0);
+        let base = &run as *const LayerRun as usize;
+        let first = run.stack.sources().as_ptr() as usize - base;
+        assert!(
+            first + size_of::<Instance>() <= 128,
+            "the first source ends at {}",
+            first + size_of::<Instance>()
+        );
+        for hot in
+            [offset_of!(LayerRun, inertial), offset_of!(LayerRun, windows), offset_of!(LayerRun, stack)]
+        {
+            assert!(hot < 128);
+        }
+        assert!(offset_of!(LayerRun, closing) >= 128);
+        assert!(offset_of!(LayerRun, travel) >= 128);
     }
 }

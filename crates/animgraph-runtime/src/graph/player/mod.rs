@@ -105,6 +105,9 @@ pub struct AnimationGraphPlayer {
     started: bool,
     /// Triggers fired since the last network capture.
     fired: Vec<bool>,
+    /// Some layer has windows a restore or rebind closed ([`LayerRun::closing`]): their ends are
+    /// raised at the next advance (a frame without reads no layer's `closing`).
+    closing: bool,
     /// Explain mode's storage (`None`: off).
     explain: Option<Box<Explanation>>,
     /// Scratch for planning `Path` travel (`None` unless a layer travels by path; boxed so a
@@ -151,6 +154,7 @@ impl AnimationGraphPlayer {
             tick: 0,
             started: false,
             fired: vec![false; graph.parameters.len()],
+            closing: false,
             explain: None,
             search: TravelSearch::for_graph(&graph),
             graph,
@@ -253,6 +257,7 @@ impl AnimationGraphPlayer {
             }
             run.closing.state = state;
             run.closing.bits |= 1u64 << i;
+            self.closing = true;
         }
         for (l, run) in self.layers.iter_mut().enumerate() {
             let name = &self.graph.layers[l].name;

@@ -148,6 +148,7 @@ impl AnimationGraphPlayer {
             // then (every begin has exactly one end, across the rollback too).
             if run.windows.bits != 0 {
                 run.closing = run.windows;
+                self.closing = true;
             }
             run.windows = OpenWindows::NONE;
             run.stack.clone_from(&saved.stack);
