@@ -1002,6 +1002,25 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
         }
     }
 
+    /// The pose's bone channels and world transforms, the per-slot and per-bone arrays `apply`
+    /// reads, and the inertial history it writes.
+    fn prefetch(&self) {
+        use animgraph_runtime::core::prefetch::{prefetch, prefetch_slice};
+        let pose = &self.pose;
+        prefetch_slice(pose.channels.as_slice());
+        prefetch_slice(&pose.world);
+        prefetch_slice(&pose.attachment_keys);
+        prefetch_slice(&pose.attachments);
+        prefetch_slice(&pose.sequences);
+        prefetch_slice(&pose.active);
+        prefetch_slice(&pose.inherit);
+        if let Some(inertial) = self.inertial.as_deref() {
+            prefetch(inertial);
+            prefetch_slice(&inertial.history[0]);
+            prefetch_slice(&inertial.history[1]);
+        }
+    }
+
     fn skip(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         self.events.clear();
         self.events_dropped = 0;

@@ -834,6 +834,25 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
         self.pose.copy_from(from);
     }
 
+    /// The pose's local transforms and morph weights, its world matrices when it computes
+    /// them, and the inertial history `apply` writes.
+    fn prefetch(&self) {
+        use animgraph_runtime::core::prefetch::{prefetch, prefetch_slice};
+        let pose = &self.pose;
+        prefetch_slice(&pose.translations);
+        prefetch_slice(&pose.rotations);
+        prefetch_slice(&pose.scales);
+        prefetch_slice(&pose.morph_weights);
+        if self.world_matrices {
+            prefetch_slice(&pose.world);
+        }
+        if let Some(inertial) = self.inertial.as_deref() {
+            prefetch(inertial);
+            prefetch_slice(&inertial.history[0]);
+            prefetch_slice(&inertial.history[1]);
+        }
+    }
+
     fn approach(&mut self, target: &Pose3D, frames_left: u32) {
         if frames_left <= 1 {
             return self.load_keyframe(target);

@@ -10,6 +10,7 @@ mod names;
 mod sample;
 
 pub mod inertial;
+pub mod prefetch;
 pub use backend::{BackendNames, PoseBackend};
 pub use mask::BoneMask;
 pub use names::{ClipNames, ResolvedMasks};

@@ -170,6 +170,22 @@ impl AnimationGraphPlayer {
         Ok(Self::new(Arc::new(BoundGraph::validate_and_bind(graph, backend)?)))
     }
 
+    /// Hints the memory the next [`advance`](Self::advance) reads and writes first: each
+    /// layer's per-frame state (its first two cache lines, see `LayerRun`) and the parameter
+    /// values. A crowd calls it a few members ahead; a hint only, it changes nothing.
+    pub fn prefetch(&self) {
+        use crate::core::prefetch::prefetch;
+        for run in &self.layers {
+            prefetch(run);
+            if let Some(first) = run.stack.sources().first() {
+                prefetch(first);
+            }
+        }
+        if let Some(value) = self.values.first() {
+            prefetch(value);
+        }
+    }
+
     /// The bound graph this player plays (share it with [`new`](Self::new) for more players).
     pub fn bound_graph(&self) -> &Arc<BoundGraph> {
         &self.graph
