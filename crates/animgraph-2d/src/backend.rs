@@ -418,7 +418,10 @@ impl PoseBackend for Skeleton2DPoseBackend {
     /// transform and path mixes, path position and spacing) blend the same way; IK bend,
     /// compress and stretch are discrete, like attachments, draw order, bone inherit modes and
     /// sequence frames: the heaviest sample of the highest layer weighing at least 0.5 sets them
-    /// (where its mask allows).
+    /// (where its mask allows). Each apply starts from setup only for the kinds of value some
+    /// clip of the skeleton keys (every bone channel under constraints); the rest `apply` never
+    /// writes, so it stays at setup or as the game set it (a tint, a swapped attachment key),
+    /// as Spine's runtime leaves what no timeline keys.
     fn has_skin(&self, name: &str) -> bool {
         self.skeleton.skins.find(name).is_some()
     }

@@ -547,8 +547,8 @@ pub struct Skeleton2D {
     pub(crate) path: Vec<crate::path::BoundPath>,
     /// Every constraint in update order.
     pub(crate) order: Vec<Constraint>,
-    /// What `apply` can leave away from setup ([`moving_values`]): animation LOD moves only
-    /// these towards a sample.
+    /// What `apply` can leave away from setup ([`moving_values`]): `apply` resets only these
+    /// to setup before the layers blend, and animation LOD moves only these towards a sample.
     pub(crate) moving: u16,
     /// Per bone: posed only while a chosen skin activates it.
     pub(crate) skin_required: Vec<bool>,
