@@ -1006,8 +1006,9 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
     }
 
     /// The pose's bone channels and world transforms, the per-slot and per-bone arrays `apply`
-    /// reads, and the inertial history it writes.
-    fn prefetch(&self) {
+    /// reads, the inertial history it writes, and the keyframe's channels and world transforms
+    /// (what `approach` reads).
+    fn prefetch(&self, keyframe: Option<&Keyframe2D>) {
         use animgraph_runtime::core::prefetch::{prefetch, prefetch_slice};
         let pose = &self.pose;
         prefetch_slice(pose.channels.as_slice());
@@ -1021,6 +1022,10 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
             prefetch(inertial);
             prefetch_slice(&inertial.history[0]);
             prefetch_slice(&inertial.history[1]);
+        }
+        if let Some(keyframe) = keyframe {
+            prefetch_slice(keyframe.channels.as_slice());
+            prefetch_slice(&keyframe.world);
         }
     }
 

@@ -835,8 +835,9 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
     }
 
     /// The pose's local transforms and morph weights, its world matrices when it computes
-    /// them, and the inertial history `apply` writes.
-    fn prefetch(&self) {
+    /// them, the inertial history `apply` writes, and the keyframe's local transforms (what
+    /// `approach` reads).
+    fn prefetch(&self, keyframe: Option<&Pose3D>) {
         use animgraph_runtime::core::prefetch::{prefetch, prefetch_slice};
         let pose = &self.pose;
         prefetch_slice(&pose.translations);
@@ -850,6 +851,11 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
             prefetch(inertial);
             prefetch_slice(&inertial.history[0]);
             prefetch_slice(&inertial.history[1]);
+        }
+        if let Some(keyframe) = keyframe {
+            prefetch_slice(&keyframe.translations);
+            prefetch_slice(&keyframe.rotations);
+            prefetch_slice(&keyframe.scales);
         }
     }
 

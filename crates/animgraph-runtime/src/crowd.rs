@@ -86,11 +86,14 @@ pub trait CrowdBackend: PoseBackend + Send + std::fmt::Debug {
     fn skip(&mut self, samples: &[ClipSample], layers: &[LayerInfo]) {
         let _ = (samples, layers);
     }
-    /// Hints the memory this character's next update reads and writes (its pose's arrays) with
+    /// Hints the memory this character's next update reads and writes (its pose's arrays, and
+    /// `keyframe`'s, the sample its pose moves towards, when its LOD is above 1) with
     /// [`prefetch`](crate::core::prefetch): a crowd calls it [`PREFETCH_AHEAD`] members ahead,
     /// so that memory loads while the members before update. A hint only: it changes nothing.
     /// Nothing by default.
-    fn prefetch(&self) {}
+    fn prefetch(&self, keyframe: Option<&Self::Keyframe>) {
+        let _ = keyframe;
+    }
 }
 
 /// How many members ahead a crowd update hints memory ([`CrowdBackend::prefetch`]): far enough
@@ -129,7 +132,8 @@ impl<B: CrowdBackend> Member<B> {
     /// backend's pose.
     fn prefetch(&self) {
         self.player.prefetch();
-        self.backend.prefetch();
+        let keyframe = if self.lod > 1 || self.segment > 1 { self.keyframe.as_deref() } else { None };
+        self.backend.prefetch(keyframe);
     }
 
     /// One frame for each of `members` in order, each hinting the memory of the member
