@@ -380,6 +380,7 @@ impl AnimationGraphPlayer {
             self.flush_closing(l);
             self.update_windows(l);
         }
+        self.closing = false;
         Ok(())
     }
 
