@@ -834,30 +834,9 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton3DPoseBackend {
         self.pose.copy_from(from);
     }
 
-    /// The pose's local transforms and morph weights, its world matrices when it computes
-    /// them, the inertial history `apply` writes, and the keyframe's local transforms (what
-    /// `approach` reads).
-    fn prefetch(&self, keyframe: Option<&Pose3D>) {
-        use animgraph_runtime::core::prefetch::{prefetch, prefetch_slice};
-        let pose = &self.pose;
-        prefetch_slice(&pose.translations);
-        prefetch_slice(&pose.rotations);
-        prefetch_slice(&pose.scales);
-        prefetch_slice(&pose.morph_weights);
-        if self.world_matrices {
-            prefetch_slice(&pose.world);
-        }
-        if let Some(inertial) = self.inertial.as_deref() {
-            prefetch(inertial);
-            prefetch_slice(&inertial.history[0]);
-            prefetch_slice(&inertial.history[1]);
-        }
-        if let Some(keyframe) = keyframe {
-            prefetch_slice(&keyframe.translations);
-            prefetch_slice(&keyframe.rotations);
-            prefetch_slice(&keyframe.scales);
-        }
-    }
+    // No `prefetch`: hinting the pose's arrays (local transforms, world matrices, inertial
+    // history) two Robots ahead measured alike with and without (`crowd_scaling`, 10,000 and
+    // 30,000 Robots, alternated builds) for 400 more instructions per update.
 
     fn approach(&mut self, target: &Pose3D, frames_left: u32) {
         if frames_left <= 1 {
