@@ -319,51 +319,56 @@ fn fire_events(events: &mut Vec<SkeletonEvent>, dropped: &mut usize, clip: &Boun
     }
 }
 
-/// Resets what clips can key to setup before the layers blend: only the values in `moving`
-/// (the skeleton's [`moving`](crate::skeleton::Skeleton2D) mask; contiguous channel blocks in
-/// one copy). The rest no clip keys: it is at setup already, or what the game set, and a
-/// crowd frame writes none of its memory.
-fn reset_to_setup(pose: &mut Pose, setup: &Pose, moving: u16) {
-    use crate::skeleton::{
-        MOVING_ATTACHMENTS, MOVING_COLORS, MOVING_DEFORM, MOVING_DRAW_ORDER, MOVING_INHERIT, MOVING_MIXES,
-        MOVING_SEQUENCES,
-    };
-    let bones = pose.channels.bones();
-    let (values, from) = (pose.channels.as_mut_slice(), setup.channels.as_slice());
-    let mut c = 0;
-    while c < CHANNELS {
-        if moving & (1 << c) == 0 {
-            c += 1;
-            continue;
+/// Copies the values the skeleton's [`moving`](crate::skeleton::Skeleton2D) mask `$moving`
+/// selects from `$src` to `$dst` (each a [`Pose`] or a [`Keyframe2D`], which name their arrays
+/// alike): the bone-channel blocks some clip keys (contiguous ones in one copy), then each kind
+/// of slot, bone and constraint value some clip keys. The one rule of what `apply` resets to
+/// setup and what animation LOD saves, loads and moves: the rest no clip keys, so no apply and
+/// no LOD step writes it, and it stays at setup or as the game set it.
+macro_rules! copy_moving {
+    ($dst:expr, $src:expr, $moving:expr) => {{
+        use crate::skeleton::{
+            MOVING_ATTACHMENTS, MOVING_COLORS, MOVING_DEFORM, MOVING_DRAW_ORDER, MOVING_INHERIT,
+            MOVING_MIXES, MOVING_SEQUENCES,
+        };
+        let (dst, src, moving): (_, _, u16) = ($dst, $src, $moving);
+        let bones = dst.channels.bones();
+        let (values, from) = (dst.channels.as_mut_slice(), src.channels.as_slice());
+        let mut c = 0;
+        while c < CHANNELS {
+            if moving & (1 << c) == 0 {
+                c += 1;
+                continue;
+            }
+            let start = c;
+            while c < CHANNELS && moving & (1 << c) != 0 {
+                c += 1;
+            }
+            values[start * bones..c * bones].copy_from_slice(&from[start * bones..c * bones]);
         }
-        let start = c;
-        while c < CHANNELS && moving & (1 << c) != 0 {
-            c += 1;
+        if moving & MOVING_COLORS != 0 {
+            dst.colors.copy_from_slice(&src.colors);
         }
-        values[start * bones..c * bones].copy_from_slice(&from[start * bones..c * bones]);
-    }
-    if moving & MOVING_COLORS != 0 {
-        pose.colors.copy_from_slice(&setup.colors);
-    }
-    if moving & MOVING_ATTACHMENTS != 0 {
-        pose.attachment_keys.copy_from_slice(&setup.attachment_keys);
-    }
-    if moving & MOVING_DEFORM != 0 {
-        pose.deform.fill(0.0);
-    }
-    if moving & MOVING_SEQUENCES != 0 {
-        pose.sequences.fill(None);
-    }
-    if moving & MOVING_INHERIT != 0 {
-        pose.inherit.copy_from_slice(&setup.inherit);
-    }
-    if moving & MOVING_DRAW_ORDER != 0 {
-        pose.draw_order.copy_from_slice(&setup.draw_order);
-    }
-    if moving & MOVING_MIXES != 0 {
-        pose.ik.copy_from_slice(&setup.ik);
-        pose.mixes.copy_from_slice(&setup.mixes);
-    }
+        if moving & MOVING_ATTACHMENTS != 0 {
+            dst.attachment_keys.copy_from_slice(&src.attachment_keys);
+        }
+        if moving & MOVING_DEFORM != 0 {
+            dst.deform.copy_from_slice(&src.deform);
+        }
+        if moving & MOVING_SEQUENCES != 0 {
+            dst.sequences.copy_from_slice(&src.sequences);
+        }
+        if moving & MOVING_INHERIT != 0 {
+            dst.inherit.copy_from_slice(&src.inherit);
+        }
+        if moving & MOVING_DRAW_ORDER != 0 {
+            dst.draw_order.copy_from_slice(&src.draw_order);
+        }
+        if moving & MOVING_MIXES != 0 {
+            dst.ik.copy_from_slice(&src.ik);
+            dst.mixes.copy_from_slice(&src.mixes);
+        }
+    }};
 }
 
 /// The one rule of which samples fire their clip's events (for `apply` and for a crowd's
@@ -496,7 +501,8 @@ impl Skeleton2DPoseBackend {
         let skeleton = &*self.skeleton;
         let setup = &skeleton.setup;
         let pose = &mut self.pose;
-        reset_to_setup(pose, setup, skeleton.moving);
+        // The setup pose's deform offsets are 0 and its sequence frames none.
+        copy_moving!(&mut *pose, setup, skeleton.moving);
         self.events.clear();
         self.events_dropped = 0;
 
@@ -883,20 +889,13 @@ fn towards(value: &mut f32, target: f32, f: f32) {
 }
 
 impl Skeleton2DPoseBackend {
-    /// Sets the pose's output values (what a keyframe holds) to `k`'s.
+    /// Sets the pose's output values (what a keyframe holds) to `k`'s: what clips key
+    /// (`copy_moving!`), the world transforms and the attachments shown.
     fn load(&mut self, k: &Keyframe2D) {
         let pose = &mut self.pose;
-        pose.channels.copy_from(&k.channels);
+        copy_moving!(&mut *pose, k, self.skeleton.moving);
         pose.world.copy_from_slice(&k.world);
-        pose.colors.copy_from_slice(&k.colors);
-        pose.deform.copy_from_slice(&k.deform);
-        pose.mixes.copy_from_slice(&k.mixes);
-        pose.ik.copy_from_slice(&k.ik);
         pose.attachments.copy_from_slice(&k.attachments);
-        pose.attachment_keys.copy_from_slice(&k.attachment_keys);
-        pose.draw_order.copy_from_slice(&k.draw_order);
-        pose.inherit.copy_from_slice(&k.inherit);
-        pose.sequences.copy_from_slice(&k.sequences);
     }
 }
 
@@ -905,9 +904,10 @@ impl Skeleton2DPoseBackend {
 /// transforms, colours, deform offsets and constraint values move linearly towards the sample
 /// (world transforms are interpolated, not recomputed: constraints are not solved again);
 /// attachments, draw order, inherit modes and sequence frames switch when the pose arrives.
-/// Channel blocks no clip keys (on skeletons without constraints) and colours no clip keys are
-/// at setup in every applied pose, so they are left alone. Clip events fire on every frame,
-/// sampled or not.
+/// What no clip of the skeleton keys (`copy_moving!`: channel blocks on skeletons without
+/// constraints, colours, ...) is neither saved, moved nor loaded, as `apply` leaves it alone
+/// too: it stays at setup or as the game set it. Clip events fire on every frame, sampled or
+/// not.
 impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
     type Scratch = Option<Box<ApplyScratch>>;
     type Keyframe = Keyframe2D;
@@ -930,17 +930,9 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
 
     fn save_keyframe(&self, into: &mut Keyframe2D) {
         let pose = &self.pose;
-        into.channels.copy_from(&pose.channels);
+        copy_moving!(&mut *into, pose, self.skeleton.moving);
         into.world.copy_from_slice(&pose.world);
-        into.colors.copy_from_slice(&pose.colors);
-        into.deform.copy_from_slice(&pose.deform);
-        into.mixes.copy_from_slice(&pose.mixes);
-        into.ik.copy_from_slice(&pose.ik);
         into.attachments.copy_from_slice(&pose.attachments);
-        into.attachment_keys.copy_from_slice(&pose.attachment_keys);
-        into.draw_order.copy_from_slice(&pose.draw_order);
-        into.inherit.copy_from_slice(&pose.inherit);
-        into.sequences.copy_from_slice(&pose.sequences);
     }
 
     fn load_keyframe(&mut self, from: &Keyframe2D) {
@@ -955,8 +947,8 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
         let pose = &mut self.pose;
         let bones = pose.channels.bones();
         // Channel-major: rotation is the third block; the others move linearly, in straight
-        // loops over the contiguous values. Blocks no clip keys are at setup in both (and so
-        // are the colours when no clip keys them): they are left alone.
+        // loops over the contiguous values. What no clip keys is neither saved nor moved
+        // (`copy_moving!`): it stays as it is.
         let (values, to) = (pose.channels.as_mut_slice(), target.channels.as_slice());
         let moving = self.skeleton.moving;
         for c in (0..CHANNELS).filter(|&c| c != ROTATION && moving & (1 << c) != 0) {
@@ -986,22 +978,27 @@ impl animgraph_runtime::crowd::CrowdBackend for Skeleton2DPoseBackend {
             w.matrix2 += (t.matrix2 - w.matrix2) * f;
             w.translation += (t.translation - w.translation) * f;
         }
-        if moving & crate::skeleton::MOVING_COLORS != 0 {
+        use crate::skeleton::{MOVING_COLORS, MOVING_DEFORM, MOVING_MIXES};
+        if moving & MOVING_COLORS != 0 {
             for (c, t) in pose.colors.iter_mut().zip(&target.colors) {
                 for (v, t) in c.iter_mut().zip(t) {
                     towards(v, *t, f);
                 }
             }
         }
-        for (v, t) in pose.deform.iter_mut().zip(&target.deform) {
-            towards(v, *t, f);
+        if moving & MOVING_DEFORM != 0 {
+            for (v, t) in pose.deform.iter_mut().zip(&target.deform) {
+                towards(v, *t, f);
+            }
         }
-        for (v, t) in pose.mixes.iter_mut().zip(&target.mixes) {
-            towards(v, *t, f);
-        }
-        for (v, t) in pose.ik.iter_mut().zip(&target.ik) {
-            towards(&mut v.mix, t.mix, f);
-            towards(&mut v.softness, t.softness, f);
+        if moving & MOVING_MIXES != 0 {
+            for (v, t) in pose.mixes.iter_mut().zip(&target.mixes) {
+                towards(v, *t, f);
+            }
+            for (v, t) in pose.ik.iter_mut().zip(&target.ik) {
+                towards(&mut v.mix, t.mix, f);
+                towards(&mut v.softness, t.softness, f);
+            }
         }
     }
 

@@ -243,6 +243,29 @@ fn apply_keeps_what_no_clip_keys() {
     }
 }
 
+/// At LOD 4 too, what no clip keys stays as the game set it: a tint given between two samples
+/// is neither moved back towards the last sample nor replaced when the pose arrives at it.
+#[test]
+fn lod_keeps_what_no_clip_keys() {
+    let (skeleton, graph) = gbot();
+    let mut crowd = Crowd::new(&graph, Skeleton2DPoseBackend::new(skeleton)).unwrap();
+    let member = crowd.spawn();
+    crowd.set_lod(member, 4);
+    let id = ids(crowd.player(member));
+    let tint = [1.0, 0.25, 0.25, 1.0, 0.0, 0.0, 0.0];
+    for frame in 0..60u32 {
+        let input = Input { speed: 1.5, grounded: true, waving: false, jump: false, hurt: false };
+        set(crowd.player_mut(member), &id, input);
+        if frame == 6 {
+            crowd.members_mut()[member].backend.pose.colors[0] = tint;
+        }
+        crowd.update(1.0 / 60.0);
+        if frame >= 6 {
+            assert_eq!(crowd.backend(member).pose.colors[0], tint, "frame {frame}");
+        }
+    }
+}
+
 /// Between LOD samples the pose moves only what clips key: GBot's clips key rotations and
 /// translations, so its scale and shear channels and its slot colours stay at setup bit for bit
 /// on every frame, while its rotations do move between samples.
