@@ -128,11 +128,17 @@ impl<B: CrowdBackend> Member<B> {
         self.lod
     }
 
+    /// Whether the next update applies the pose directly (LOD 1, no segment left to finish),
+    /// rather than through the keyframe.
+    fn applies_directly(&self) -> bool {
+        self.left == 0 && self.lod == 1 && self.segment <= 1
+    }
+
     /// Hints the memory of this member's next update: its player's per-frame state and its
-    /// backend's pose.
+    /// backend's pose (and its keyframe, when the update goes through it).
     fn prefetch(&self) {
         self.player.prefetch();
-        let keyframe = if self.lod > 1 || self.segment > 1 { self.keyframe.as_deref() } else { None };
+        let keyframe = if self.applies_directly() { None } else { self.keyframe.as_deref() };
         self.backend.prefetch(keyframe);
     }
 
@@ -151,7 +157,7 @@ impl<B: CrowdBackend> Member<B> {
     fn update(&mut self, dt: f32, scratch: &mut ThreadScratch<B>) {
         let buffer = &mut scratch.buffer;
         self.player.advance(dt, buffer);
-        if self.left == 0 && self.lod == 1 && self.segment <= 1 {
+        if self.applies_directly() {
             self.backend.swap_scratch(&mut scratch.backend);
             self.backend.apply(buffer.samples(), buffer.layers());
             self.backend.swap_scratch(&mut scratch.backend);
