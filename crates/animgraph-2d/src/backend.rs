@@ -319,6 +319,18 @@ fn fire_events(events: &mut Vec<SkeletonEvent>, dropped: &mut usize, clip: &Boun
     }
 }
 
+/// For each `BIT => field, ...;` row: copies those fields of `$src` into `$dst` when `$moving`
+/// has the bit (the table of `copy_moving!`).
+macro_rules! copy_fields {
+    ($dst:ident, $src:ident, $moving:ident, $($bit:ident => $($field:ident),+;)+) => {
+        $(
+            if $moving & $bit != 0 {
+                $($dst.$field.copy_from_slice(&$src.$field);)+
+            }
+        )+
+    };
+}
+
 /// Copies the values the skeleton's [`moving`](crate::skeleton::Skeleton2D) mask `$moving`
 /// selects from `$src` to `$dst` (each a [`Pose`] or a [`Keyframe2D`], which name their arrays
 /// alike): the bone-channel blocks some clip keys (contiguous ones in one copy), then each kind
@@ -346,28 +358,15 @@ macro_rules! copy_moving {
             }
             values[start * bones..c * bones].copy_from_slice(&from[start * bones..c * bones]);
         }
-        if moving & MOVING_COLORS != 0 {
-            dst.colors.copy_from_slice(&src.colors);
-        }
-        if moving & MOVING_ATTACHMENTS != 0 {
-            dst.attachment_keys.copy_from_slice(&src.attachment_keys);
-        }
-        if moving & MOVING_DEFORM != 0 {
-            dst.deform.copy_from_slice(&src.deform);
-        }
-        if moving & MOVING_SEQUENCES != 0 {
-            dst.sequences.copy_from_slice(&src.sequences);
-        }
-        if moving & MOVING_INHERIT != 0 {
-            dst.inherit.copy_from_slice(&src.inherit);
-        }
-        if moving & MOVING_DRAW_ORDER != 0 {
-            dst.draw_order.copy_from_slice(&src.draw_order);
-        }
-        if moving & MOVING_MIXES != 0 {
-            dst.ik.copy_from_slice(&src.ik);
-            dst.mixes.copy_from_slice(&src.mixes);
-        }
+        copy_fields!(dst, src, moving,
+            MOVING_COLORS => colors;
+            MOVING_ATTACHMENTS => attachment_keys;
+            MOVING_DEFORM => deform;
+            MOVING_SEQUENCES => sequences;
+            MOVING_INHERIT => inherit;
+            MOVING_DRAW_ORDER => draw_order;
+            MOVING_MIXES => ik, mixes;
+        );
     }};
 }
 
